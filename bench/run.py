@@ -1,0 +1,198 @@
+"""Run the benchmark: typofix and the peer spell checkers on the same rows, in one run.
+
+Usage (from the repository root; ``make bench`` calls this)::
+
+    python -m bench.run [--eval data/eval] [--limit N] [--out BENCHMARKS.md] [--plots docs]
+
+The rules every checker gets, also written into the report:
+
+* one process, pinned to one CPU core (``sched_setaffinity``, inherited by the
+  Aspell and Hunspell child processes; torch and BLAS limited to one thread);
+* per eval set, one call with the set's distinct typos (in file order) and
+  k=5; its wall time, dictionary and model loading excluded, gives words/s.
+  For Aspell and Hunspell that call starts one ``-a`` process for the list;
+* the same lowercasing of every checker's candidates (the sets are lowercase).
+
+Eval sets are the ``*.tsv`` files directly in ``--eval`` (not its
+subdirectories, so ``data/eval/holdout/`` is only read when named). With
+``--limit N`` a set of more than N rows is cut to N rows drawn by
+``random.Random(seed).sample`` over row indices, kept in file order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bench import peers, report, scoring
+
+TOP_K = 5
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n")[0])
+    parser.add_argument("--eval", type=Path, default=Path("data/eval"), help="folder of typo<TAB>correct TSVs")
+    parser.add_argument("--limit", type=int, default=None, help="at most this many rows per set (seeded sample)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the --limit and correct-word samples")
+    parser.add_argument("--words", type=Path, default=Path("data/words.tsv"), help="word<TAB>count list")
+    parser.add_argument("--correct-sample", type=int, default=1000, help="size of each correct-word sample")
+    parser.add_argument("--out", type=Path, default=Path("BENCHMARKS.md"), help="report to (re)write")
+    parser.add_argument("--plots", type=Path, default=Path("docs"), help="folder for the two PNG charts")
+    parser.add_argument("--only", nargs="*", default=None, help="run only checkers whose name contains one of these")
+    return parser.parse_args(argv)
+
+
+def pin_to_one_core() -> str:
+    """Restrict this process (and the processes it starts) to one core and one thread; say how, for the report."""
+    for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[variable] = "1"  # before torch is first imported (by the typofix adapter's load)
+    if not hasattr(os, "sched_setaffinity"):
+        return "one thread per library; this platform cannot pin a process to a core"
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return f"pinned to CPU core {core} (sched_setaffinity, inherited by child processes); torch and BLAS 1 thread"
+
+
+def read_pairs(path: Path) -> list[tuple[str, str]]:
+    """The ``typo<TAB>correct`` rows of one eval TSV."""
+    rows = []
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            typo, _, target = line.rstrip("\n").partition("\t")
+            if typo and target:
+                rows.append((typo, target))
+    return rows
+
+
+def sample_rows(rows: list[tuple[str, str]], limit: int | None, seed: int) -> list[tuple[str, str]]:
+    """At most ``limit`` rows, drawn with a seeded sample of indices and kept in file order."""
+    if limit is None or len(rows) <= limit:
+        return rows
+    keep = sorted(random.Random(seed).sample(range(len(rows)), limit))
+    return [rows[i] for i in keep]
+
+
+def load_sets(folder: Path, limit: int | None, seed: int) -> list[report.EvalSet]:
+    """Every ``*.tsv`` directly in ``folder``, sampled down to ``limit`` rows where larger."""
+    sets = []
+    for path in sorted(folder.glob("*.tsv")):
+        rows = read_pairs(path)
+        sets.append(report.EvalSet(path.stem, sample_rows(rows, limit, seed), len(rows)))
+    if not sets:
+        raise SystemExit(f"no *.tsv files in {folder}")
+    return sets
+
+
+def correct_word_samples(words_path: Path, size: int, seed: int) -> dict[str, list[str]]:
+    """Two seeded samples of correct words from the word list, named as the report names them.
+
+    ``by frequency``: ``size`` draws with replacement, each word weighted by its
+    count, i.e. the words of running text (``the`` comes up dozens of times).
+    ``uniform``: ``size`` distinct words, every entry of the list equally likely,
+    which reaches the rare words where checkers disagree.
+    """
+    counts = peers.read_word_counts(words_path)
+    words = list(counts)
+    return {
+        "by frequency": random.Random(seed).choices(words, weights=list(counts.values()), k=size),
+        "uniform": random.Random(seed).sample(words, min(size, len(words))),
+    }
+
+
+def timed_suggestions(checker: peers.Checker, words: list[str]) -> tuple[dict[str, list[str]], float]:
+    """One batched call for the whole list, timed; candidates lowercased like every checker's."""
+    start = time.perf_counter()
+    ranked = checker.suggest_many(words, TOP_K)
+    seconds = time.perf_counter() - start
+    return {w: scoring.lowercase_candidates(c) for w, c in zip(words, ranked)}, seconds
+
+
+def benchmark_checker(
+    checker: peers.Checker, sets: list[report.EvalSet], samples: dict[str, list[str]]
+) -> tuple[list[scoring.SetScore], list[scoring.FalseCorrections]]:
+    """Score one loaded checker on every eval set and every correct-word sample."""
+    scores = []
+    for eval_set in sets:
+        typos = list(dict.fromkeys(typo for typo, _ in eval_set.rows))
+        predictions, seconds = timed_suggestions(checker, typos)
+        scores.append(scoring.score_set(checker.name, eval_set.name, eval_set.rows, predictions, seconds))
+        log(f"  {eval_set.name}: top-1 {scores[-1].top1:.1%}, {scores[-1].words_per_second:,.0f} words/s")
+    false = []
+    for sample_name, words in samples.items():
+        predictions, _ = timed_suggestions(checker, list(dict.fromkeys(words)))
+        false.append(scoring.score_correct_words(checker.name, sample_name, words, predictions))
+    return scores, false
+
+
+def machine_info(pin_rule: str) -> dict[str, str]:
+    """CPU, cores, OS, Python and load, for the report's machine section."""
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            cpu = next((line.split(":", 1)[1].strip() for line in info if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+    return {
+        "CPU": cpu,
+        "cores": str(os.cpu_count()),
+        "timing rule": pin_rule,
+        "load average at start (1, 5, 15 min)": load,
+        "OS": platform.platform(),
+        "Python": platform.python_version(),
+        "date (UTC)": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M"),
+    }
+
+
+def log(message: str) -> None:
+    """Progress on stderr, so stdout stays free."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Benchmark every available checker, then write the report and the charts."""
+    args = parse_args(argv)
+    pin_rule = pin_to_one_core()
+    sets = load_sets(args.eval, args.limit, args.seed)
+    samples = correct_word_samples(args.words, args.correct_sample, args.seed)
+    run = report.Run(
+        command="python -m bench.run " + shlex.join(sys.argv[1:] if argv is None else list(argv)),
+        machine=machine_info(pin_rule),
+        sets=sets,
+        limit=args.limit,
+        seed=args.seed,
+        sample_size=args.correct_sample,
+    )
+    for checker in peers.all_checkers(args.words):
+        if args.only is not None and not any(part in checker.name for part in args.only):
+            continue
+        if not checker.available():
+            log(f"skipping {checker.name}: {checker.notice}")
+            run.skipped.append((checker.name, checker.notice))
+            continue
+        log(f"{checker.name}: loading")
+        try:
+            checker.load()
+        except Exception as err:  # a peer that cannot load is reported as skipped, never replaced
+            log(f"skipping {checker.name}: load failed: {err}")
+            run.skipped.append((checker.name, f"load failed: {type(err).__name__}: {err}"))
+            continue
+        run.versions[checker.name] = checker.version()
+        scores, false = benchmark_checker(checker, sets, samples)
+        run.scores += scores
+        run.false_corrections += false
+    report.write_report(run, args.out, args.plots)
+    log(f"wrote {args.out}, {args.plots / report.TOP1_PNG} and {args.plots / report.DISTANCE_PNG}")
+
+
+if __name__ == "__main__":
+    main()

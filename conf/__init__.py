@@ -1,0 +1,1 @@
+"""Typofix training configuration (Hydra), shipped as package data `typofix.conf`."""

@@ -1,0 +1,1 @@
+"""The bundled word list and dev sets, shipped as package data `typofix.wordlist`."""

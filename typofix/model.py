@@ -1,0 +1,224 @@
+"""Character-level encoder-decoder with attention (Bahdanau et al. 2015, "Neural Machine Translation by
+Jointly Learning to Align and Translate"), for one word at a time.
+
+Read top to bottom: Encoder -> attention kinds -> Decoder (one `step`) -> Seq2Seq (teacher-forced loop).
+Shapes: B batch, S source length, T target length, E embedding, H encoder hidden (per direction),
+D decoder hidden, V vocabulary. `src_mask (B, S)` is True where a real character is.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+
+class Encoder(nn.Module):
+    """Reads the misspelled word with a bidirectional LSTM; returns every position's state and the decoder's
+    initial state (the "bridge")."""
+
+    def __init__(self, vocab_size: int, emb_size: int, hidden_size: int, num_layers: int, dropout: float,
+                 dec_hidden_size: int, pad_id: int):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=pad_id)
+        self.rnn = nn.LSTM(emb_size, hidden_size, num_layers=num_layers, bidirectional=True, batch_first=True,
+                           dropout=dropout if num_layers > 1 else 0.0)
+        self.dropout = nn.Dropout(dropout)
+        # The bridge maps the last forward and first backward states to the decoder's (h, c).
+        self.bridge_h = nn.Linear(2 * hidden_size, dec_hidden_size)
+        self.bridge_c = nn.Linear(2 * hidden_size, dec_hidden_size)
+
+    def forward(self, src: torch.Tensor, src_len: torch.Tensor):
+        emb = self.dropout(self.embedding(src))  # (B, S, E)
+        # Packing keeps padding out of the recurrence, so the backward direction starts at the last real char.
+        packed = pack_padded_sequence(emb, src_len.cpu(), batch_first=True, enforce_sorted=False)
+        packed_out, (h_n, c_n) = self.rnn(packed)
+        enc_out, _ = pad_packed_sequence(packed_out, batch_first=True, total_length=src.size(1))  # (B, S, 2H)
+        # h_n: (layers * 2, B, H); the top layer's forward and backward states are the last two rows.
+        h_top = torch.cat([h_n[-2], h_n[-1]], dim=-1)  # (B, 2H)
+        c_top = torch.cat([c_n[-2], c_n[-1]], dim=-1)  # (B, 2H)
+        state = (torch.tanh(self.bridge_h(h_top)), self.bridge_c(c_top))  # 2 x (B, D)
+        return self.dropout(enc_out), state
+
+
+# --- attention kinds --------------------------------------------------------------------------------------
+# Every kind answers the same two calls: `keys(enc_out)` once per word (whatever does not depend on the
+# decoder state), then `forward(query, keys, enc_out, src_mask) -> (context (B, C), weights (B, S))` once per
+# output character, where the query is the previous decoder state s_{t-1} (B, D). `context_size` is C.
+
+
+def masked_softmax(scores: torch.Tensor, src_mask: torch.Tensor) -> torch.Tensor:
+    """Softmax over source positions with padding set to -inf first, so padding gets exactly zero weight."""
+    return torch.softmax(scores.masked_fill(~src_mask, float("-inf")), dim=-1)  # (B, S)
+
+
+class BahdanauAttention(nn.Module):
+    """Additive attention: e_tj = v . tanh(W s_{t-1} + U h_j); U h_j is computed once per word."""
+
+    def __init__(self, enc_size: int, dec_size: int, attn_size: int, **_):
+        super().__init__()
+        self.W = nn.Linear(dec_size, attn_size, bias=False)
+        self.U = nn.Linear(enc_size, attn_size)
+        self.v = nn.Linear(attn_size, 1, bias=False)
+        self.context_size = enc_size
+
+    def keys(self, enc_out):
+        return self.U(enc_out)  # (B, S, A)
+
+    def forward(self, query, keys, enc_out, src_mask):
+        scores = self.v(torch.tanh(self.W(query).unsqueeze(1) + keys)).squeeze(-1)  # (B, 1, A) + (B, S, A) -> (B, S)
+        weights = masked_softmax(scores, src_mask)  # (B, S)
+        context = torch.bmm(weights.unsqueeze(1), enc_out).squeeze(1)  # (B, 1, S) @ (B, S, 2H) -> (B, 2H)
+        return context, weights
+
+
+class DotAttention(nn.Module):
+    """Luong's dot score: e_tj = s_{t-1} . h_j. Needs D == 2H (checked at construction)."""
+
+    scale = False
+
+    def __init__(self, enc_size: int, dec_size: int, **_):
+        super().__init__()
+        if enc_size != dec_size:
+            raise ValueError(f"dot attention needs decoder size == 2 x encoder size, got {dec_size} vs {enc_size}")
+        self.context_size = enc_size
+
+    def keys(self, enc_out):
+        return enc_out  # (B, S, 2H)
+
+    def forward(self, query, keys, enc_out, src_mask):
+        scores = torch.bmm(keys, query.unsqueeze(-1)).squeeze(-1)  # (B, S, K) @ (B, K, 1) -> (B, S)
+        if self.scale:
+            scores = scores / math.sqrt(keys.size(-1))
+        weights = masked_softmax(scores, src_mask)
+        context = torch.bmm(weights.unsqueeze(1), enc_out).squeeze(1)  # (B, 2H)
+        return context, weights
+
+
+class ScaledDotAttention(DotAttention):
+    """Scaled dot score (Vaswani et al. 2017): e_tj = s_{t-1} . h_j / sqrt(D), keeping softmax out of saturation."""
+
+    scale = True
+
+
+class GeneralAttention(DotAttention):
+    """Luong's "general" (bilinear) score: e_tj = s_{t-1} . (W_a h_j); W_a h_j computed once per word."""
+
+    def __init__(self, enc_size: int, dec_size: int, **_):
+        nn.Module.__init__(self)
+        self.W_a = nn.Linear(enc_size, dec_size, bias=False)
+        self.context_size = enc_size
+
+    def keys(self, enc_out):
+        return self.W_a(enc_out)  # (B, S, D)
+
+
+class MultiHeadAttention(nn.Module):
+    """torch.nn.MultiheadAttention with the previous decoder state as the one query and `key_padding_mask`
+    from the source mask; the context is the heads' output projected to D, weights averaged over heads."""
+
+    def __init__(self, enc_size: int, dec_size: int, heads: int, **_):
+        super().__init__()
+        self.mha = nn.MultiheadAttention(dec_size, heads, kdim=enc_size, vdim=enc_size, batch_first=True)
+        self.context_size = dec_size
+
+    def keys(self, enc_out):
+        return enc_out  # projections happen inside nn.MultiheadAttention
+
+    def forward(self, query, keys, enc_out, src_mask):
+        context, weights = self.mha(query.unsqueeze(1), keys, enc_out, key_padding_mask=~src_mask)  # (B, 1, D), (B, 1, S)
+        return context.squeeze(1), weights.squeeze(1)
+
+
+class NoAttention(nn.Module):
+    """The classic seq2seq bottleneck: the decoder sees only the bridge state; the context is a constant zero
+    vector (so every kind shares one decoder) and there are no weights."""
+
+    def __init__(self, enc_size: int, **_):
+        super().__init__()
+        self.context_size = 1  # a single zero input: the decoder's shapes stay those of the other kinds
+
+    def keys(self, enc_out):
+        return enc_out
+
+    def forward(self, query, keys, enc_out, src_mask):
+        return query.new_zeros(query.size(0), 1), None
+
+
+ATTENTION_KINDS = {
+    "additive": BahdanauAttention, "dot": DotAttention, "general": GeneralAttention,
+    "scaled_dot": ScaledDotAttention, "multihead": MultiHeadAttention, "none": NoAttention,
+}
+
+
+class Decoder(nn.Module):
+    """Writes the correction one character at a time: attend with s_{t-1}, feed [emb(y_{t-1}); context] to an
+    LSTM cell, read out logits from [s_t; context; emb(y_{t-1})]."""
+
+    def __init__(self, vocab_size: int, emb_size: int, enc_size: int, hidden_size: int, dropout: float,
+                 attention: str, attn_size: int, heads: int, pad_id: int):
+        super().__init__()
+        if attention not in ATTENTION_KINDS:
+            raise ValueError(f"unknown attention {attention!r}; choose one of {sorted(ATTENTION_KINDS)}")
+        self.embedding = nn.Embedding(vocab_size, emb_size, padding_idx=pad_id)
+        self.attention = ATTENTION_KINDS[attention](enc_size=enc_size, dec_size=hidden_size, attn_size=attn_size,
+                                                    heads=heads)
+        ctx = self.attention.context_size
+        self.cell = nn.LSTMCell(emb_size + ctx, hidden_size)
+        self.readout = nn.Sequential(nn.Linear(hidden_size + ctx + emb_size, hidden_size), nn.Tanh(),
+                                     nn.Dropout(dropout), nn.Linear(hidden_size, vocab_size))
+        self.dropout = nn.Dropout(dropout)
+
+    def step(self, y_prev, state, keys, enc_out, src_mask):
+        """One output character. y_prev (B,), state 2 x (B, D) -> logits (B, V), new state, weights (B, S) or None."""
+        emb = self.dropout(self.embedding(y_prev))  # (B, E)
+        context, weights = self.attention(state[0], keys, enc_out, src_mask)  # (B, C), (B, S)
+        h, c = self.cell(torch.cat([emb, context], dim=-1), state)  # (B, D) each
+        logits = self.readout(torch.cat([h, context, emb], dim=-1))  # (B, V)
+        return logits, (h, c), weights
+
+
+class Seq2Seq(nn.Module):
+    """Encoder + decoder; `forward` is the teacher-forced pass used for training."""
+
+    def __init__(self, vocab_size: int, pad_id: int, sos_id: int, eos_id: int, emb_size: int = 64,
+                 enc_hidden_size: int = 128, enc_layers: int = 2, dec_hidden_size: int = 256, attn_size: int = 128,
+                 attention: str = "additive", heads: int = 4, dropout: float = 0.1):
+        super().__init__()
+        self.pad_id, self.sos_id, self.eos_id = pad_id, sos_id, eos_id
+        self.encoder = Encoder(vocab_size, emb_size, enc_hidden_size, enc_layers, dropout, dec_hidden_size, pad_id)
+        self.decoder = Decoder(vocab_size, emb_size, 2 * enc_hidden_size, dec_hidden_size, dropout, attention,
+                               attn_size, heads, pad_id)
+
+    @classmethod
+    def from_hparams(cls, hparams: dict, vocab_size: int, pad_id: int, sos_id: int, eos_id: int) -> "Seq2Seq":
+        """The one constructor the training system and the corrector share: picks this class's keys from a
+        checkpoint's hyperparameters and ignores the rest (learning rate, data settings, ...)."""
+        names = set(inspect.signature(cls.__init__).parameters) - {"self", "vocab_size", "pad_id", "sos_id", "eos_id"}
+        return cls(vocab_size, pad_id, sos_id, eos_id, **{k: v for k, v in hparams.items() if k in names})
+
+    def encode(self, src, src_len):
+        """Everything the decoder needs that does not change while it writes: (enc_out, keys, mask, state)."""
+        src_mask = src != self.pad_id  # (B, S)
+        enc_out, state = self.encoder(src, src_len)  # (B, S, 2H), 2 x (B, D)
+        return enc_out, self.decoder.attention.keys(enc_out), src_mask, state
+
+    def forward(self, src, src_len, tgt_in):
+        """Teacher forcing: tgt_in (B, T) starts with SOS -> logits (B, T, V), attention (B, T, S) or None."""
+        enc_out, keys, src_mask, state = self.encode(src, src_len)
+        logits, weights = [], []
+        for t in range(tgt_in.size(1)):
+            step_logits, state, step_weights = self.decoder.step(tgt_in[:, t], state, keys, enc_out, src_mask)
+            logits.append(step_logits)
+            weights.append(step_weights)
+        attn = None if weights[0] is None else torch.stack(weights, dim=1)  # (B, T, S)
+        return torch.stack(logits, dim=1), attn  # (B, T, V)
+
+    def loss(self, src, src_len, tgt_in, tgt_out):
+        """Mean cross-entropy per target character, padding ignored."""
+        logits, _ = self(src, src_len, tgt_in)
+        return F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1), ignore_index=self.pad_id)
