@@ -140,9 +140,16 @@ class LengthBucketSampler(Sampler):
     def __init__(self, dataset: SyntheticTypos, batch_size: int, seed: int):
         self.dataset, self.batch_size, self.seed = dataset, batch_size, seed
         self.epoch = 0
+        self.start = 0  # batches of this epoch to skip on the next pass: set when a run resumes mid-epoch
 
     def set_epoch(self, epoch: int) -> None:  # Lightning calls this at the start of every epoch
         self.epoch = epoch
+
+    @property
+    def sampler(self) -> LengthBucketSampler:
+        # Lightning calls `set_epoch` on `loader.batch_sampler.sampler` (torch's BatchSampler layout), never on
+        # a batch sampler itself: without this every epoch would repeat the batches of epoch 0.
+        return self
 
     def _batches(self):
         table = self.dataset.word_table(self.epoch)
@@ -153,12 +160,45 @@ class LengthBucketSampler(Sampler):
         return batches[rank:usable:world]
 
     def __iter__(self):
-        for batch in self._batches():
+        start, self.start = self.start, 0  # the skip applies to one pass only
+        for batch in self._batches()[start:]:
             yield [(self.epoch, i) for i in batch]
 
     def __len__(self) -> int:
         _, world = _rank_and_world()
         return (-(-self.dataset.epoch_size // self.batch_size)) // world
+
+
+class ResumableLoader(DataLoader):
+    """The training DataLoader, resumable mid-epoch. Lightning stores `state_dict()` of a training loader that has
+    one in every checkpoint and calls `load_state_dict()` before it iterates again, so a resumed run goes on with
+    exactly the batches (and, samples being pure functions of their keys, the typos) it had not trained on.
+
+    It counts the batches it hands out rather than those its sampler produced: worker processes run ahead."""
+
+    def __init__(self, dataset: SyntheticTypos, batch_sampler: LengthBucketSampler, **kwargs):
+        # A loader-owned generator: creating an iterator then draws its base seed from here, not from torch's
+        # global RNG, which would shift dropout masks after a resume (the resumed run creates one iterator more).
+        super().__init__(dataset, batch_sampler=batch_sampler, generator=torch.Generator().manual_seed(0), **kwargs)
+        self._epoch, self._served = 0, 0
+        self._resume: tuple[int, int] | None = None
+
+    def __iter__(self):
+        # A generator, so this runs at the first batch, after Lightning's `set_epoch` (it creates the iterator
+        # before it sets the epoch).
+        sampler = self.batch_sampler
+        epoch, skip = self._resume if self._resume and self._resume[0] == sampler.epoch else (sampler.epoch, 0)
+        self._resume, sampler.start = None, skip
+        self._epoch, self._served = epoch, skip
+        for batch in super().__iter__():
+            self._served += 1
+            yield batch
+
+    def state_dict(self) -> dict[str, int]:
+        return {"epoch": self._epoch, "batches": self._served}
+
+    def load_state_dict(self, state: dict[str, int]) -> None:
+        self._resume = (state["epoch"], state["batches"])
 
 
 def _rank_and_world() -> tuple[int, int]:
@@ -193,6 +233,8 @@ class TypoDataModule(L.LightningDataModule):
         self.dev_sets = {k: v for k, v in (DEFAULT_DEV_SETS if dev_sets is None else dev_sets).items() if v}
         self.val_set_names = ["val"] + [f"val_{name}" for name in self.dev_sets]
         self._ready = False
+        self._train_loader: ResumableLoader | None = None
+        self._train_loader_state: dict | None = None  # from a checkpoint, for the next train loader
 
     def setup(self, stage: str | None = None) -> None:
         if self._ready:
@@ -224,8 +266,21 @@ class TypoDataModule(L.LightningDataModule):
 
     def train_dataloader(self) -> DataLoader:
         sampler = LengthBucketSampler(self.train_set, self.batch_size, self.seed)
-        return DataLoader(self.train_set, batch_sampler=sampler, collate_fn=self._collate,
-                          num_workers=self.num_workers, persistent_workers=self.num_workers > 0)
+        self._train_loader = ResumableLoader(self.train_set, sampler, collate_fn=self._collate,
+                                             num_workers=self.num_workers, persistent_workers=self.num_workers > 0)
+        if self._train_loader_state is not None:
+            self._train_loader.load_state_dict(self._train_loader_state)
+            self._train_loader_state = None
+        return self._train_loader
+
+    # The train loader's position also goes in the checkpoint through the datamodule: Lightning restores its own
+    # copy of loader state only after the optimiser is set up, and `estimated_stepping_batches` (which the
+    # learning-rate schedule reads there) has built the train loader by then; the datamodule is restored first.
+    def state_dict(self) -> dict:
+        return {"train_loader": self._train_loader.state_dict()} if self._train_loader is not None else {}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        self._train_loader_state = state_dict.get("train_loader")
 
     def _fixed_loader(self, dataset: FixedPairs) -> DataLoader:
         lengths = [len(t) for t, _ in dataset.pairs]

@@ -176,7 +176,8 @@ class TypoGenerator:
             kind = rng.choices(self._kinds, weights=self._kind_weights)[0]
             proposal = self._propose(kind, text, edits, rng)
             # Never erase the whole word: an empty typo carries nothing to correct from.
-            if proposal is not None and len(text) - (proposal[2] - proposal[1]) + len(proposal[3]) > 0:
+            if (proposal is not None and len(text) - (proposal[2] - proposal[1]) + len(proposal[3]) > 0
+                    and _untouched_boundary(proposal[1], proposal[2], edits)):
                 text, edits = _apply(text, edits, *proposal)
         if text == word:  # edits that cancelled out (e.g. a doubling undone): call it an identity pair
             return Typo(word, word)
@@ -196,7 +197,7 @@ class TypoGenerator:
                 # Vowel swaps model unstressed vowels: never the first letter, which readers anchor on.
                 if is_vowel_rule and start == 0:
                     continue
-                if all(i in free for i in range(start, end)) and _untouched_boundary(start, end, edits):
+                if all(i in free for i in range(start, end)):
                     matches.append(((kind, start, end, replacement), weight))
         if not matches:
             return None
@@ -241,8 +242,9 @@ def _find_all(text: str, pattern: str):
 
 
 def _untouched_boundary(start: int, end: int, edits: list[Edit]) -> bool:
-    """A zero-width earlier edit (an omission) must not sit inside the span we are about to rewrite."""
-    return not any(e.start == e.end and start < e.start < end for e in edits)
+    """No earlier zero-width edit (an omission) may sit inside or at either end of the span about to be
+    rewritten: two changes at one point would leave their order, and so the edit spans, ambiguous."""
+    return not any(e.start == e.end and start <= e.start <= end for e in edits)
 
 
 def _apply(text: str, edits: list[Edit], kind: str, start: int, end: int, replacement: str):

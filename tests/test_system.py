@@ -1,0 +1,82 @@
+"""The Lightning system: checkpoints describe themselves, training fits, bad input fails clearly."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import lightning as L
+import torch
+from torch.utils.data import DataLoader
+
+from typofix.data import FixedPairs, collate
+from typofix.decode import greedy
+from typofix.system import TypoCorrector
+from typofix.typos import TypoGenerator
+from typofix.vocab import Vocab
+
+BIN = Path(sys.executable).parent
+
+
+def test_checkpoint_loads_without_hydra_with_weights_only(tiny_ckpt):
+    code = (
+        "import sys, torch\n"
+        "from typofix.system import TypoCorrector\n"
+        f"m = TypoCorrector.load_from_checkpoint({str(tiny_ckpt)!r}, map_location='cpu')\n"
+        "assert 'hydra' not in sys.modules and 'omegaconf' not in sys.modules, 'hydra was imported'\n"
+        f"torch.load({str(tiny_ckpt)!r}, map_location='cpu')  # weights_only=True is torch's default\n"
+        "print(m.hparams.enc_hidden_size, m.hparams.alphabet)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[0] == "32"
+
+
+def test_a_few_dozen_pairs_are_overfit_to_exact_match():
+    torch.manual_seed(0)
+    vocab = Vocab()
+    gen = TypoGenerator(identity_rate=0.0)
+    words = ["receive", "separate", "government", "necessary", "definitely", "occurred", "beginning", "believe",
+             "tomorrow", "address", "weird", "until", "which", "their", "friend", "because", "business", "calendar",
+             "library", "february", "embarrass", "rhythm", "argument", "truly", "across", "basically", "forty",
+             "grammar", "harass", "island", "knowledge", "really"]
+    pairs = [(gen.sample(w, 0, 0, i).text, w) for i, w in enumerate(words)]
+    loader = DataLoader(FixedPairs(pairs, vocab), batch_size=len(pairs), collate_fn=lambda b: collate(b, vocab.pad_id))
+    system = TypoCorrector(emb_size=32, enc_hidden_size=64, dec_hidden_size=128, attn_size=64, dropout=0.0,
+                           lr=0.01, warmup_steps=10)
+    trainer = L.Trainer(max_steps=250, accelerator="cpu", logger=False, enable_checkpointing=False,
+                        enable_progress_bar=False, enable_model_summary=False, gradient_clip_val=1.0)
+    trainer.fit(system, train_dataloaders=loader)
+    system.eval()
+    batch = next(iter(loader))
+    predictions = [vocab.decode(row) for row in greedy(system.model, batch["src"], batch["src_len"]).ids]
+    assert predictions == words
+
+
+def run_train(*overrides: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, HYDRA_FULL_ERROR="0")
+    return subprocess.run([str(BIN / "typofix-train"), "experiment=tiny", f"hydra.run.dir={tmp_path}", *overrides],
+                          capture_output=True, text=True, timeout=180, env=env)
+
+
+def test_missing_word_list_is_a_one_line_error(tmp_path):
+    out = run_train("data.words_path=/nonexistent/words.tsv", tmp_path=tmp_path)
+    assert out.returncode != 0
+    assert "word list not found: /nonexistent/words.tsv" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_invalid_word_list_lines_are_a_one_line_error(tmp_path):
+    words = tmp_path / "words.tsv"
+    words.write_text("hello\t10\nbroken line\n")
+    out = run_train(f"data.words_path={words}", tmp_path=tmp_path)
+    assert out.returncode != 0
+    assert f"{words}:2: expected 'word<TAB>count'" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_unknown_config_key_is_rejected(tmp_path):
+    out = run_train("model.hiden_size=128", tmp_path=tmp_path)
+    assert out.returncode != 0
+    assert "hiden_size" in out.stderr
+    assert "Traceback" not in out.stderr
