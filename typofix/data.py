@@ -170,11 +170,12 @@ class LengthBucketSampler(Sampler):
 
 
 class ResumableLoader(DataLoader):
-    """The training DataLoader, resumable mid-epoch. Lightning stores `state_dict()` of a training loader that has
-    one in every checkpoint and calls `load_state_dict()` before it iterates again, so a resumed run goes on with
-    exactly the batches (and, samples being pure functions of their keys, the typos) it had not trained on.
+    """The training DataLoader, resumable mid-epoch: `state_dict()` says how far into which epoch training got;
+    after `load_state_dict()` the next pass skips what was trained on, so a resumed run sees exactly the batches
+    (and, samples being pure functions of their keys, the typos) an uninterrupted one would. The datamodule puts
+    the state in checkpoints (see `TypoDataModule.state_dict`); the two methods also tell Lightning it is resumable.
 
-    It counts the batches it hands out rather than those its sampler produced: worker processes run ahead."""
+    It counts the batches it hands out rather than those its sampler produced: worker processes read ahead."""
 
     def __init__(self, dataset: SyntheticTypos, batch_sampler: LengthBucketSampler, **kwargs):
         # A loader-owned generator: creating an iterator then draws its base seed from here, not from torch's
@@ -284,8 +285,10 @@ class TypoDataModule(L.LightningDataModule):
 
     def _fixed_loader(self, dataset: FixedPairs) -> DataLoader:
         lengths = [len(t) for t, _ in dataset.pairs]
+        # Own generator: each iterator draws a seed, and drawing it from torch's global RNG would make dropout
+        # masks after a resume depend on whether a validation ran between the checkpoint and the next step.
         return DataLoader(dataset, batch_sampler=length_buckets(lengths, self.eval_batch_size, None),
-                          collate_fn=self._collate, num_workers=0)
+                          collate_fn=self._collate, num_workers=0, generator=torch.Generator().manual_seed(0))
 
     def val_dataloader(self) -> list[DataLoader]:
         return [self._fixed_loader(d) for d in self.val_sets]

@@ -42,7 +42,10 @@ class TypoCorrector(L.LightningModule):
 
     def training_step(self, batch, batch_idx):
         loss = self.model.loss(batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"])
-        if not torch.isfinite(loss):
+        finite = bool(torch.isfinite(loss))
+        if self._trainer is not None:  # decided together under DDP: one process stopping alone hangs the rest
+            finite = self.trainer.strategy.reduce_boolean_decision(finite, all=True)
+        if not finite:
             raise NonFiniteLossError(
                 f"non-finite training loss ({loss.item()}) at step {self.global_step}; stopping before a checkpoint "
                 "is written from it (lower model.lr or keep gradient clipping on)")

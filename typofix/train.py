@@ -6,12 +6,19 @@ them directly with a config from `hydra.compose`.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+from pathlib import Path
 
 import hydra
 import lightning as L
 import torch
+from hydra.errors import InstantiationException
 from hydra.utils import instantiate
+from lightning.pytorch.plugins.io import TorchCheckpointIO
+from lightning.pytorch.utilities.exceptions import SIGTERMException
+from lightning.pytorch.utilities.rank_zero import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
 from typofix.data import DataError
@@ -19,6 +26,64 @@ from typofix.lexicon import LexiconError
 from typofix.system import NonFiniteLossError
 
 CONFIG_PATH = "pkg://typofix.conf"
+
+
+class TrainingStopped(RuntimeError):
+    """Training was stopped by SIGTERM after saving a checkpoint to resume from."""
+
+
+class AtomicCheckpointIO(TorchCheckpointIO):
+    """Writes each checkpoint to a temporary file beside its final name, fsyncs it, then renames it into place:
+    a killed job leaves the previous file or the new one, never a partial one. (Lightning's default writes via
+    fsspec to a file in the system temp dir, whose move is a plain copy when that is another filesystem.)"""
+
+    def save_checkpoint(self, checkpoint, path, storage_options=None) -> None:
+        if "://" in str(path) or storage_options is not None:  # remote storage: fsspec's own transaction
+            return super().save_checkpoint(checkpoint, path, storage_options)
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # not *.ckpt: never mistaken for a checkpoint
+        try:
+            with open(tmp, "wb") as f:
+                torch.save(checkpoint, f)
+                f.flush()
+                os.fsync(f.fileno())  # the data is on disk before the name points at it
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
+class RngState(L.Callback):
+    """Keeps torch's RNG state (dropout masks) in the checkpoint, so a resumed run draws the same masks as an
+    uninterrupted one. Lightning restores data, weights, optimiser and loop state, not RNG. Under DDP the file
+    holds rank 0's state, which every rank gets back: training stays valid, masks are not bit-identical."""
+
+    def state_dict(self) -> dict:
+        state = {"torch": torch.get_rng_state()}
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
+            state["cuda"] = torch.cuda.get_rng_state()
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        torch.set_rng_state(state_dict["torch"])
+        if "cuda" in state_dict and torch.cuda.is_available():
+            torch.cuda.set_rng_state(state_dict["cuda"])
+
+
+class SigtermCheckpoint(L.Callback):
+    """On SIGTERM during fit, saves `last.ckpt` in the checkpoint folder. Lightning's own handling only stops the
+    loop (after the current batch) by raising SIGTERMException, which exits with status 0 and saves nothing."""
+
+    def on_exception(self, trainer, pl_module, exception) -> None:
+        if isinstance(exception, SIGTERMException) and trainer.state.fn == "fit":
+            # Collective under DDP, which is fine: every process gets the exception.
+            trainer.save_checkpoint(last_checkpoint_path(trainer), weights_only=False)
+
+
+def last_checkpoint_path(trainer) -> Path:
+    """`last.ckpt` in the ModelCheckpoint's folder (or `checkpoints/` under the run dir if there is none)."""
+    folder = getattr(trainer.checkpoint_callback, "dirpath", None) or Path(trainer.default_root_dir, "checkpoints")
+    return Path(folder) / "last.ckpt"
 
 
 def build(cfg: DictConfig):
@@ -31,22 +96,28 @@ def build(cfg: DictConfig):
     datamodule.setup("fit")
     system = instantiate(cfg.model, _convert_="all", val_set_names=datamodule.val_set_names)
     callbacks = [instantiate(c) for c in (cfg.get("callbacks") or {}).values() if c is not None]
+    # Fault tolerance is not a tunable, so not config: exact resume, a checkpoint on SIGTERM, atomic files.
+    callbacks += [RngState(), SigtermCheckpoint()]
     logger = instantiate(cfg.logger) if cfg.get("logger") else False
-    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=logger)
+    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=logger, plugins=[AtomicCheckpointIO()])
     return datamodule, system, trainer
 
 
 def train(cfg: DictConfig) -> dict[str, float]:
     """Fit (resuming from `ckpt_path` if set), optionally test, and return the final logged metrics."""
     datamodule, system, trainer = build(cfg)
-    trainer.fit(system, datamodule=datamodule, ckpt_path=cfg.ckpt_path)
-    metrics = {k: float(v) for k, v in trainer.callback_metrics.items()}
-    if cfg.test_after_fit and not trainer.interrupted:
-        for result in trainer.test(system, datamodule=datamodule, verbose=False):
-            metrics.update(result)
+    try:
+        trainer.fit(system, datamodule=datamodule, ckpt_path=cfg.ckpt_path)
+        metrics = {k: float(v) for k, v in trainer.callback_metrics.items()}
+        if cfg.test_after_fit and not trainer.interrupted:
+            for result in trainer.test(system, datamodule=datamodule, verbose=False):
+                metrics.update(result)
+    except SIGTERMException:  # a SystemExit with status 0: turn it into an error that says how to go on
+        raise TrainingStopped(f"stopped by SIGTERM at step {trainer.global_step}; resume with "
+                              f"ckpt_path={last_checkpoint_path(trainer)}") from None
     if trainer.checkpoint_callback is not None and trainer.is_global_zero:
         print(f"best checkpoint: {trainer.checkpoint_callback.best_model_path or '-'}")
-        print(f"last checkpoint: {trainer.checkpoint_callback.last_model_path or '-'}")
+        print(f"last checkpoint: {last if (last := last_checkpoint_path(trainer)).is_file() else '-'}")
     return metrics
 
 
@@ -54,10 +125,17 @@ def train(cfg: DictConfig) -> dict[str, float]:
 def _hydra_main(cfg: DictConfig) -> None:
     try:
         train(cfg)
-    except (DataError, LexiconError, NonFiniteLossError, FileNotFoundError) as err:
-        # Our own errors already say what is wrong and where: one line, no traceback.
-        print(f"typofix-train: error: {err}", file=sys.stderr)
-        sys.exit(1)
+    except TrainingStopped as err:
+        _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
+    except (DataError, LexiconError, NonFiniteLossError, FileNotFoundError, InstantiationException) as err:
+        # They already say what is wrong and where (a bad config value: which key): no traceback, one line.
+        _fail("error: " + " ".join(str(err).split()), 1)
+
+
+def _fail(message: str, status: int) -> None:
+    if rank_zero_only.rank == 0:  # under DDP every process gets the error; say it once
+        print(f"typofix-train: {message}", file=sys.stderr)
+    sys.exit(status)
 
 
 def main() -> None:

@@ -1,0 +1,224 @@
+"""Training under faults and at scale: exact resume, SIGTERM, atomic checkpoints, DDP on CPU, non-finite loss,
+bad config values. In-process tests compose the real config and call `train`; the ones about processes and
+signals run `typofix-train` as a subprocess."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import lightning as L
+import pytest
+import torch
+from hydra import compose, initialize_config_module
+from hydra.utils import instantiate
+from lightning.fabric.utilities.data import _set_sampler_epoch
+
+from typofix.system import TypoCorrector
+from typofix.train import AtomicCheckpointIO, RngState, SigtermCheckpoint, build, train
+
+QUIET = ("trainer.enable_progress_bar=false", "callbacks.progress_bar=null", "threads=1")
+# The plotting callbacks cost seconds and prove nothing here (they run in eval mode and draw no random numbers).
+LEAN = ("callbacks.attention_samples=null", "callbacks.embedding_snapshots=null")
+ENV = {**os.environ, "OMP_NUM_THREADS": "1", "HYDRA_FULL_ERROR": "0"}
+
+
+def q(path) -> str:
+    """A path quoted for a Hydra override (pytest's folder names may hold '[' or '=')."""
+    return f"'{path}'"
+
+
+def config(run_dir: Path, *overrides: str):
+    with initialize_config_module(config_module="typofix.conf", version_base="1.3"):
+        return compose(config_name="train",
+                       overrides=["experiment=tiny", f"run_dir={q(run_dir)}", *QUIET, *LEAN, *overrides])
+
+
+def train_command(run_dir: Path, *overrides: str) -> list[str]:
+    return [sys.executable, "-m", "typofix.train", "experiment=tiny", f"hydra.run.dir={q(run_dir)}", *QUIET, *LEAN,
+            *overrides]
+
+
+def load(path: Path) -> dict:
+    return torch.load(path, map_location="cpu", weights_only=True)
+
+
+def test_build_wires_fault_tolerance_and_clipping(tmp_path):
+    _, _, trainer = build(config(tmp_path))
+    assert trainer.gradient_clip_val == 1.0  # on by default (conf/trainer/default.yaml)
+    assert isinstance(trainer.strategy.checkpoint_io, AtomicCheckpointIO)
+    assert {RngState, SigtermCheckpoint} <= {type(c) for c in trainer.callbacks}
+
+
+# --- resume equals continuous ---------------------------------------------------------------------------------
+
+def test_train_loader_resumes_mid_epoch_and_moves_on_each_epoch(tmp_path):
+    cfg = config(tmp_path)
+    datamodule = instantiate(cfg.data, _convert_="all")
+    datamodule.setup("fit")
+    loader = datamodule.train_dataloader()
+    whole_epoch = [b["src"] for b in loader]
+    batches = iter(loader)
+    seen = [next(batches)["src"] for _ in range(3)]
+    state = datamodule.state_dict()
+    assert state == {"train_loader": {"epoch": 0, "batches": 3}}
+
+    fresh = instantiate(cfg.data, _convert_="all")
+    fresh.setup("fit")
+    fresh.load_state_dict(state)
+    rest = [b["src"] for b in fresh.train_dataloader()]
+    assert len(seen) + len(rest) == len(whole_epoch)
+    assert all(torch.equal(a, b) for a, b in zip(seen + rest, whole_epoch))
+
+    _set_sampler_epoch(loader, 1)  # what Lightning calls at each epoch start
+    assert not all(torch.equal(a, b["src"]) for a, b in zip(whole_epoch, loader))
+
+
+@pytest.fixture(scope="module")
+def continuous_run(tmp_path_factory) -> Path:
+    """An uninterrupted tiny run (2 epochs of 8 steps, validation between) that also saves every step."""
+    run_dir = tmp_path_factory.mktemp("continuous")
+    train(config(run_dir, "+callbacks.every_step._target_=lightning.pytorch.callbacks.ModelCheckpoint",
+                 "+callbacks.every_step.dirpath=${run_dir}/steps", "+callbacks.every_step.every_n_train_steps=1",
+                 "+callbacks.every_step.save_top_k=-1", "+callbacks.every_step.filename='step{step}'",
+                 "+callbacks.every_step.auto_insert_metric_name=false"))
+    return run_dir
+
+
+@pytest.mark.parametrize("step", [5, pytest.param(8, marks=pytest.mark.slow), pytest.param(13, marks=pytest.mark.slow)])
+def test_resume_equals_continuous(continuous_run, tmp_path, step):
+    """Resumed mid-epoch 0 (5: across validation and an epoch boundary), at the epoch's end (8), mid-epoch 1 (13):
+    same data, same typos, same dropout masks, so the same final weights."""
+    train(config(tmp_path, f"ckpt_path={q(continuous_run / 'steps' / f'step{step}.ckpt')}"))
+    straight, resumed = load(continuous_run / "checkpoints" / "last.ckpt"), load(tmp_path / "checkpoints" / "last.ckpt")
+    assert resumed["global_step"] == straight["global_step"] == 16
+    for name, weight in straight["state_dict"].items():
+        torch.testing.assert_close(resumed["state_dict"][name], weight, msg=name)
+
+
+# --- SIGTERM --------------------------------------------------------------------------------------------------
+
+def test_sigterm_saves_a_resumable_checkpoint_and_exits_nonzero(tmp_path):
+    run_dir = tmp_path / "run"
+    process = subprocess.Popen(train_command(run_dir, "trainer.max_epochs=1000"), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, env=ENV)
+    first = run_dir / "checkpoints" / "epoch00-step8.ckpt"
+    deadline = time.monotonic() + 300
+    while not first.exists() and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert first.exists(), "training did not reach its first checkpoint"
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+
+    assert process.returncode == 128 + signal.SIGTERM
+    assert "Traceback" not in stderr
+    last = run_dir / "checkpoints" / "last.ckpt"
+    message = stderr.strip().splitlines()[-1]
+    assert message.startswith("typofix-train: stopped by SIGTERM at step ")
+    assert message.endswith(f"resume with ckpt_path={last}")
+    ckpt = load(last)
+    assert ckpt["global_step"] == int(message.split("at step ")[1].split(";")[0]) >= 8
+    step = ckpt["global_step"]
+    assert ckpt["TypoDataModule"]["train_loader"] == {"epoch": (step - 1) // 8, "batches": (step - 1) % 8 + 1}
+    TypoCorrector.load_from_checkpoint(last, map_location="cpu")
+
+    # And it resumes: one more epoch from where it stopped.
+    epochs = ckpt["global_step"] // 8 + 2
+    train(config(tmp_path / "resumed", f"ckpt_path={q(last)}", f"trainer.max_epochs={epochs}"))
+    assert load(tmp_path / "resumed" / "checkpoints" / "last.ckpt")["global_step"] == 8 * epochs
+
+
+# --- atomic checkpoint writes ---------------------------------------------------------------------------------
+
+WRITER = """
+import sys, torch
+from typofix.train import AtomicCheckpointIO
+io = AtomicCheckpointIO()
+io.save_checkpoint({"version": torch.tensor(1)}, sys.argv[1])
+print("first written", flush=True)
+io.save_checkpoint({"version": torch.tensor(2), "big": torch.ones(64_000_000)}, sys.argv[1])  # 256 MB
+print("second written", flush=True)
+"""
+
+
+def test_a_writer_killed_mid_checkpoint_leaves_no_partial_file(tmp_path):
+    target = tmp_path / "last.ckpt"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(target)], stdout=subprocess.PIPE, text=True,
+                              env=ENV)
+    assert writer.stdout.readline().strip() == "first written"
+    temporary = tmp_path / f".last.ckpt.{writer.pid}.tmp"
+    deadline = time.monotonic() + 120
+    while not (temporary.exists() and temporary.stat().st_size > 0) and time.monotonic() < deadline:
+        time.sleep(0.001)
+    writer.kill()  # SIGKILL: no handler, no cleanup, as when a node dies
+    writer.wait(timeout=60)
+    assert temporary.exists(), "the writer finished before it was killed; nothing was tested"
+    assert load(target)["version"].item() == 1  # the previous checkpoint, whole
+    assert [p.name for p in tmp_path.glob("*.ckpt")] == ["last.ckpt"]
+
+
+# --- DDP on CPU -----------------------------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_ddp_on_two_cpu_processes_trains_and_reduces_metrics(tmp_path):
+    run_dir = tmp_path / "ddp"
+    done = subprocess.run(train_command(run_dir, "trainer=ddp", "trainer.devices=2", "trainer.accelerator=cpu",
+                                        "trainer.max_epochs=1"),
+                          capture_output=True, text=True, env=ENV, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    checkpoints = run_dir / "checkpoints"
+    assert sorted(p.name for p in checkpoints.iterdir()) == ["epoch00-step4.ckpt", "last.ckpt"]  # rank 0 writes
+    last = checkpoints / "last.ckpt"
+    assert load(last)["global_step"] == 4  # the epoch's 8 batches split over 2 processes
+
+    with open(run_dir / "logs" / "metrics.csv") as f:
+        logged = [row for row in csv.DictReader(f) if row.get("val/loss")][-1]
+    # The same weights validated by one process: the reduced metrics must be the single-process values.
+    datamodule = instantiate(config(tmp_path / "single").data, _convert_="all")
+    trainer = L.Trainer(accelerator="cpu", devices=1, logger=False, enable_progress_bar=False,
+                        enable_model_summary=False)
+    results = trainer.validate(TypoCorrector.load_from_checkpoint(last, map_location="cpu"), datamodule=datamodule,
+                               verbose=False)
+    single = {k: v for result in results for k, v in result.items()}
+    assert {"val/loss", "val/word_acc", "val/cer", "val_norvig/cer"} <= single.keys()
+    for name, value in single.items():
+        assert float(logged[name]) == pytest.approx(value, rel=1e-5, abs=1e-6), name
+
+
+# --- numerical faults and bad config --------------------------------------------------------------------------
+
+def test_non_finite_loss_stops_with_one_line_and_no_checkpoint(tmp_path):
+    done = subprocess.run(train_command(tmp_path, "model.lr=inf"), capture_output=True, text=True, env=ENV,
+                          timeout=300)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("typofix-train: error: non-finite training loss")
+    assert not list(tmp_path.rglob("*.ckpt"))
+
+
+def test_bad_config_value_is_a_one_line_error(tmp_path):
+    done = subprocess.run(train_command(tmp_path, "data.batch_size=abc"), capture_output=True, text=True, env=ENV,
+                          timeout=300)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("typofix-train: error: ") and "typofix.data.TypoDataModule" in last
+
+
+# --- GPU ------------------------------------------------------------------------------------------------------
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+def test_gpu_recipe_trains_in_bf16_and_resumes(tmp_path):
+    train(config(tmp_path / "a", "trainer=gpu", "trainer.max_steps=12"))
+    last = tmp_path / "a" / "checkpoints" / "last.ckpt"
+    ckpt = load(last)
+    assert ckpt["global_step"] == 12
+    assert all(torch.isfinite(w).all() for w in ckpt["state_dict"].values())
+    train(config(tmp_path / "b", "trainer=gpu", f"ckpt_path={q(last)}", "trainer.max_steps=16"))
+    assert load(tmp_path / "b" / "checkpoints" / "last.ckpt")["global_step"] == 16
