@@ -34,3 +34,8 @@ train: $(STAMP) ## train the default recipe (the bundled model's); override with
 clean: ## remove caches and generated outputs (keeps .venv)
 	rm -rf outputs multirun lightning_logs .pytest_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +
+
+ablation: $(STAMP) ## attention ablation: 6 kinds x 2 seeds on one budget (~10 CPU-min), then docs/ablation.md + plots
+	OMP_NUM_THREADS=1 $(BIN)/typofix-train -m experiment=ablation \
+		model.attention=additive,dot,general,scaled_dot,multihead,none seed=1,2 $(ARGS)
+	OMP_NUM_THREADS=1 $(BIN)/python -m bench.ablation

@@ -57,7 +57,10 @@ def masked_softmax(scores: torch.Tensor, src_mask: torch.Tensor) -> torch.Tensor
 
 
 class BahdanauAttention(nn.Module):
-    """Additive attention: e_tj = v . tanh(W s_{t-1} + U h_j); U h_j is computed once per word."""
+    """Additive attention (Bahdanau): e_tj = v . tanh(W s_{t-1} + U h_j), a_t = softmax_j(e_tj).
+
+    query s_{t-1} (B, D), enc_out h (B, S, 2H) -> context sum_j a_tj h_j (B, 2H), weights a_t (B, S).
+    U h_j (B, S, A) is computed once per word."""
 
     def __init__(self, enc_size: int, dec_size: int, attn_size: int, **_):
         super().__init__()
@@ -77,14 +80,17 @@ class BahdanauAttention(nn.Module):
 
 
 class DotAttention(nn.Module):
-    """Luong's dot score: e_tj = s_{t-1} . h_j. Needs D == 2H (checked at construction)."""
+    """Luong's dot score: e_tj = s_{t-1} . h_j, a_t = softmax_j(e_tj); no parameters.
+
+    query (B, D), enc_out (B, S, 2H) -> context (B, 2H), weights (B, S). Needs D == 2H (checked here)."""
 
     scale = False
 
     def __init__(self, enc_size: int, dec_size: int, **_):
         super().__init__()
         if enc_size != dec_size:
-            raise ValueError(f"dot attention needs decoder size == 2 x encoder size, got {dec_size} vs {enc_size}")
+            raise ValueError(f"dot attention needs dec_hidden_size == 2 x enc_hidden_size (the encoder output size), "
+                             f"got {dec_size} vs {enc_size}; use general or additive attention for unequal sizes")
         self.context_size = enc_size
 
     def keys(self, enc_out):
@@ -100,13 +106,17 @@ class DotAttention(nn.Module):
 
 
 class ScaledDotAttention(DotAttention):
-    """Scaled dot score (Vaswani et al. 2017): e_tj = s_{t-1} . h_j / sqrt(D), keeping softmax out of saturation."""
+    """Scaled dot score (Vaswani et al. 2017): e_tj = s_{t-1} . h_j / sqrt(D), keeping softmax out of saturation.
+
+    Shapes and the D == 2H requirement as for dot."""
 
     scale = True
 
 
 class GeneralAttention(DotAttention):
-    """Luong's "general" (bilinear) score: e_tj = s_{t-1} . (W_a h_j); W_a h_j computed once per word."""
+    """Luong's "general" (bilinear) score: e_tj = s_{t-1} . (W_a h_j), W_a (D x 2H), so D and 2H may differ.
+
+    query (B, D), enc_out (B, S, 2H) -> context (B, 2H), weights (B, S); W_a h_j (B, S, D) computed once per word."""
 
     def __init__(self, enc_size: int, dec_size: int, **_):
         nn.Module.__init__(self)
@@ -119,7 +129,10 @@ class GeneralAttention(DotAttention):
 
 class MultiHeadAttention(nn.Module):
     """torch.nn.MultiheadAttention with the previous decoder state as the one query and `key_padding_mask`
-    from the source mask; the context is the heads' output projected to D, weights averaged over heads."""
+    from the source mask. Head k scores e^k_tj = (W^Q_k s_{t-1}) . (W^K_k h_j) / sqrt(D / heads).
+
+    query (B, D), enc_out (B, S, 2H) -> context (B, D) (the heads' outputs projected by W^O), weights (B, S)
+    averaged over heads. D must be divisible by `heads`."""
 
     def __init__(self, enc_size: int, dec_size: int, heads: int, **_):
         super().__init__()
@@ -135,8 +148,9 @@ class MultiHeadAttention(nn.Module):
 
 
 class NoAttention(nn.Module):
-    """The classic seq2seq bottleneck: the decoder sees only the bridge state; the context is a constant zero
-    vector (so every kind shares one decoder) and there are no weights."""
+    """The classic seq2seq bottleneck: no score; the decoder sees only the bridge state.
+
+    query (B, D) -> context zeros (B, 1) (so every kind shares one decoder), weights None."""
 
     def __init__(self, enc_size: int, **_):
         super().__init__()
@@ -203,7 +217,8 @@ class Seq2Seq(nn.Module):
 
     def encode(self, src, src_len):
         """Everything the decoder needs that does not change while it writes: (enc_out, keys, mask, state)."""
-        src_mask = src != self.pad_id  # (B, S)
+        # The mask comes from the lengths, not the ids, so whatever sits past a word's end never gets weight.
+        src_mask = torch.arange(src.size(1), device=src.device) < src_len.to(src.device).unsqueeze(1)  # (B, S)
         enc_out, state = self.encoder(src, src_len)  # (B, S, 2H), 2 x (B, D)
         return enc_out, self.decoder.attention.keys(enc_out), src_mask, state
 
