@@ -24,6 +24,7 @@ class EvalSet:
     name: str
     rows: list[tuple[str, str]]
     file_rows: int
+    path: str = ""
 
 
 @dataclass
@@ -82,6 +83,7 @@ def render_markdown(run: Run, plots_link: Path) -> str:
     parts.append(_distance_tables(run))
     parts.append(f"![Top-1 by edit distance, typofix vs the best peer]({plots_link / DISTANCE_PNG})\n")
     parts.append(_false_table(run))
+    parts.append(_timing_table(run))
     parts.append(_skipped(run))
     parts.append(_machine(run))
     return "\n".join(part for part in parts if part)
@@ -104,8 +106,10 @@ def _method(run: Run) -> str:
         "lower is better on misspellings.",
         "- Candidates of every checker are lowercased (the sets are lowercase; Aspell and Hunspell suggest "
         "`John` with its capital). A checker's own order is its ranking; pyspellchecker and the Norvig-style "
-        "corrector rank by word count, equal counts alphabetically.",
-        f"- **words/s**: one process, one CPU core ({run.machine.get('timing rule', '?')}); per set, every "
+        "corrector rank by word count, equal counts alphabetically. SymSpell (`Verbosity.CLOSEST`), "
+        "pyspellchecker and the Norvig-style corrector only offer the words at the nearest edit distance, so "
+        "their top-5 lists are often shorter than five.",
+        f"- **words/s**: one process on one CPU core ({run.machine.get('timing rule', '?')}). Per set, every "
         f"checker gets the set's distinct typos in one call (k=5) and the wall time of that call is measured, "
         f"loading of dictionaries and models excluded (Aspell and Hunspell: one `-a` process started for the "
         f"whole list, inside the timing). One measurement each, on a machine that may be busy: absolute "
@@ -121,7 +125,8 @@ def _set_table(eval_set: EvalSet, scores: list[SetScore]) -> str:
     """The per-set table: accuracy, unchanged share and speed, best values in bold."""
     sampled = f", sampled from {eval_set.file_rows:,}" if len(eval_set.rows) < eval_set.file_rows else ""
     distinct = len({typo for typo, _ in eval_set.rows})
-    head = f"## {eval_set.name} ({len(eval_set.rows):,} rows{sampled}; {distinct:,} distinct typos)\n"
+    source = f"`{eval_set.path}`: " if eval_set.path else ""
+    head = f"## {eval_set.name}\n\n{source}{len(eval_set.rows):,} rows{sampled}; {distinct:,} distinct typos.\n"
     if not scores:
         return head + "\nNo checker ran.\n"
     base = next((s.words_per_second for s in scores if s.checker == SPEED_BASE), None)
@@ -194,6 +199,26 @@ def _false_table(run: Run) -> str:
         examples = dict.fromkeys(f"{w}→{c}" for n in samples for w, c in found[name, n].changed)
         shown = ", ".join(f"`{e}`" for e in list(examples)[:EXAMPLES])
         lines.append(f"| {name} | " + " | ".join(cells) + f" | {shown} |")
+    return "\n".join(lines) + "\n"
+
+
+def _timing_table(run: Run) -> str:
+    """Wall and CPU seconds of every timed call, so a busy machine's waiting can be told from work."""
+    if not run.scores:
+        return ""
+    lines = [
+        "## Timing detail\n",
+        "Wall time is what *words/s* uses. CPU time counts this process and the Aspell or Hunspell process it "
+        "waited for; when CPU time is well below wall time, the machine was busy and the wall-time speeds "
+        "are pessimistic.\n",
+        "| checker | set | words | wall s | CPU s | words per CPU s |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for s in run.scores:
+        per_cpu = f"{s.words / s.cpu_seconds:,.0f}" if s.cpu_seconds > 0 else "—"
+        lines.append(
+            f"| {s.checker} | {s.set_name} | {s.words:,} | {s.seconds:.2f} | {s.cpu_seconds:.2f} | {per_cpu} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -271,9 +296,10 @@ def plot_top1(scores: list[SetScore]):
         axes.bar_label(bars, fmt="%.0f", fontsize=7)
     axes.set_xticks(range(len(sets)), sets)
     axes.set_ylabel("top-1 accuracy (%)")
-    axes.set_ylim(0, 100)
+    _percent_axis(axes)
     axes.set_title("Top-1 accuracy per eval set")
-    axes.legend(fontsize=8, ncols=2, loc="upper right")
+    # Below the axes: eight checkers' labels would cover the tallest bars.
+    axes.legend(fontsize=8, ncols=4, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
     return figure
 
 
@@ -288,16 +314,23 @@ def plot_by_distance(scores: list[SetScore]):
         width = 0.8 / len(shown)
         for i, score in enumerate(shown):
             xs = [j + (i - (len(shown) - 1) / 2) * width for j in range(len(BUCKETS))]
-            bars = axes.bar(xs, [100 * _bucket_accuracy(score, b) for b in BUCKETS], width, label=score.checker)
+            label = score.checker if score.checker.startswith(TYPOFIX_PREFIX) else f"{score.checker} (best peer)"
+            bars = axes.bar(xs, [100 * _bucket_accuracy(score, b) for b in BUCKETS], width, label=label)
             axes.bar_label(bars, fmt="%.0f", fontsize=8)
         sizes = [score.by_bucket[b][1] for b in BUCKETS] if shown else [0] * len(BUCKETS)
         axes.set_xticks(range(len(BUCKETS)), [f"{b}\n(n={n:,})" for b, n in zip(BUCKETS, sizes)])
         axes.set_xlabel("edit distance typo → intended word (OSA)")
-        axes.set_ylim(0, 100)
+        _percent_axis(axes)
         axes.set_title(name if any(s.checker.startswith(TYPOFIX_PREFIX) for s in in_set) else f"{name} (no typofix)")
-        axes.legend(fontsize=8)
+        axes.legend(fontsize=8, ncols=2, loc="upper center", bbox_to_anchor=(0.5, -0.22), frameon=False)
     axes_row[0][0].set_ylabel("top-1 accuracy (%)")
     return figure
+
+
+def _percent_axis(axes) -> None:
+    """A 0-100 % axis with headroom, so the value labels of full bars stay clear of the title."""
+    axes.set_ylim(0, 109)
+    axes.set_yticks(range(0, 101, 20))
 
 
 def _best(scores: list[SetScore], typofix: bool) -> SetScore | None:

@@ -2,7 +2,7 @@
 
 Usage (from the repository root; ``make bench`` calls this)::
 
-    python -m bench.run [--eval data/eval] [--limit N] [--out BENCHMARKS.md] [--plots docs]
+    python -m bench.run [--eval DIR [DIR ...]] [--limit N] [--out BENCHMARKS.md] [--plots docs]
 
 The rules every checker gets, also written into the report:
 
@@ -13,8 +13,10 @@ The rules every checker gets, also written into the report:
   For Aspell and Hunspell that call starts one ``-a`` process for the list;
 * the same lowercasing of every checker's candidates (the sets are lowercase).
 
-Eval sets are the ``*.tsv`` files directly in ``--eval`` (not its
-subdirectories, so ``data/eval/holdout/`` is only read when named). With
+Eval sets are the ``*.tsv`` files directly in each ``--eval`` folder (not in
+subfolders, so a ``holdout/`` folder is only read when named); a set is named
+by its file stem, with its folder's name in front when two folders hold the
+same stem. With
 ``--limit N`` a set of more than N rows is cut to N rows drawn by
 ``random.Random(seed).sample`` over row indices, kept in file order.
 """
@@ -25,6 +27,7 @@ import argparse
 import os
 import platform
 import random
+import resource
 import shlex
 import sys
 import time
@@ -40,7 +43,9 @@ TOP_K = 5
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line."""
     parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n")[0])
-    parser.add_argument("--eval", type=Path, default=Path("data/eval"), help="folder of typo<TAB>correct TSVs")
+    parser.add_argument(
+        "--eval", type=Path, nargs="+", default=[Path("data/eval")], help="folders of typo<TAB>correct TSVs"
+    )
     parser.add_argument("--limit", type=int, default=None, help="at most this many rows per set (seeded sample)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the --limit and correct-word samples")
     parser.add_argument("--words", type=Path, default=Path("data/words.tsv"), help="word<TAB>count list")
@@ -59,7 +64,7 @@ def pin_to_one_core() -> str:
         return "one thread per library; this platform cannot pin a process to a core"
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})
-    return f"pinned to CPU core {core} (sched_setaffinity, inherited by child processes); torch and BLAS 1 thread"
+    return f"CPU core {core} via sched_setaffinity, inherited by child processes; torch, OpenMP and BLAS at 1 thread"
 
 
 def read_pairs(path: Path) -> list[tuple[str, str]]:
@@ -81,14 +86,17 @@ def sample_rows(rows: list[tuple[str, str]], limit: int | None, seed: int) -> li
     return [rows[i] for i in keep]
 
 
-def load_sets(folder: Path, limit: int | None, seed: int) -> list[report.EvalSet]:
-    """Every ``*.tsv`` directly in ``folder``, sampled down to ``limit`` rows where larger."""
+def load_sets(folders: Sequence[Path], limit: int | None, seed: int) -> list[report.EvalSet]:
+    """Every ``*.tsv`` directly in each folder, sampled down to ``limit`` rows where larger."""
+    paths = [path for folder in folders for path in sorted(folder.glob("*.tsv"))]
+    if not paths:
+        raise SystemExit(f"no *.tsv files in {' '.join(map(str, folders))}")
+    stems = [path.stem for path in paths]
     sets = []
-    for path in sorted(folder.glob("*.tsv")):
+    for path in paths:
         rows = read_pairs(path)
-        sets.append(report.EvalSet(path.stem, sample_rows(rows, limit, seed), len(rows)))
-    if not sets:
-        raise SystemExit(f"no *.tsv files in {folder}")
+        name = path.stem if stems.count(path.stem) == 1 else f"{path.parent.name}/{path.stem}"
+        sets.append(report.EvalSet(name, sample_rows(rows, limit, seed), len(rows), str(path)))
     return sets
 
 
@@ -108,12 +116,26 @@ def correct_word_samples(words_path: Path, size: int, seed: int) -> dict[str, li
     }
 
 
-def timed_suggestions(checker: peers.Checker, words: list[str]) -> tuple[dict[str, list[str]], float]:
-    """One batched call for the whole list, timed; candidates lowercased like every checker's."""
+def timed_suggestions(checker: peers.Checker, words: list[str]) -> tuple[dict[str, list[str]], float, float]:
+    """One batched call for the whole list; candidates lowercased like every checker's.
+
+    Returns the predictions, the call's wall time and its CPU time (this
+    process plus the child processes it waited for, i.e. Aspell or Hunspell).
+    CPU time is reported beside wall time because on a busy machine the wall
+    time of a niced process mostly measures waiting.
+    """
+    cpu_start = _cpu_seconds()
     start = time.perf_counter()
     ranked = checker.suggest_many(words, TOP_K)
     seconds = time.perf_counter() - start
-    return {w: scoring.lowercase_candidates(c) for w, c in zip(words, ranked)}, seconds
+    cpu = _cpu_seconds() - cpu_start
+    return {w: scoring.lowercase_candidates(c) for w, c in zip(words, ranked)}, seconds, cpu
+
+
+def _cpu_seconds() -> float:
+    """CPU time used so far by this process and by its finished child processes."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def benchmark_checker(
@@ -123,12 +145,12 @@ def benchmark_checker(
     scores = []
     for eval_set in sets:
         typos = list(dict.fromkeys(typo for typo, _ in eval_set.rows))
-        predictions, seconds = timed_suggestions(checker, typos)
-        scores.append(scoring.score_set(checker.name, eval_set.name, eval_set.rows, predictions, seconds))
+        predictions, seconds, cpu = timed_suggestions(checker, typos)
+        scores.append(scoring.score_set(checker.name, eval_set.name, eval_set.rows, predictions, seconds, cpu))
         log(f"  {eval_set.name}: top-1 {scores[-1].top1:.1%}, {scores[-1].words_per_second:,.0f} words/s")
     false = []
     for sample_name, words in samples.items():
-        predictions, _ = timed_suggestions(checker, list(dict.fromkeys(words)))
+        predictions, _, _ = timed_suggestions(checker, list(dict.fromkeys(words)))
         false.append(scoring.score_correct_words(checker.name, sample_name, words, predictions))
     return scores, false
 

@@ -120,7 +120,8 @@ class SetScore:
     set_name: str
     rows: int
     words: int  # distinct typos sent in the timed call
-    seconds: float
+    seconds: float  # wall time of the call
+    cpu_seconds: float  # CPU time of the call, child processes included
     top1: float
     top5: float
     unchanged: float
@@ -132,7 +133,9 @@ class SetScore:
         return self.words / self.seconds if self.seconds > 0 else float("inf")
 
 
-def score_set(checker: str, set_name: str, rows: Rows, predictions: Predictions, seconds: float) -> SetScore:
+def score_set(
+    checker: str, set_name: str, rows: Rows, predictions: Predictions, seconds: float, cpu_seconds: float = 0.0
+) -> SetScore:
     """Every per-set score of one checker from its predictions for the set's distinct typos."""
     return SetScore(
         checker=checker,
@@ -140,6 +143,7 @@ def score_set(checker: str, set_name: str, rows: Rows, predictions: Predictions,
         rows=len(rows),
         words=len(predictions),
         seconds=seconds,
+        cpu_seconds=cpu_seconds,
         top1=top_k_accuracy(rows, predictions, 1),
         top5=top_k_accuracy(rows, predictions, 5),
         unchanged=unchanged_share(rows, predictions),

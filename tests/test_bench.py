@@ -1,0 +1,242 @@
+"""Tests of the benchmark harness (bench/): scoring on tiny fixtures, the pipe protocol, and each installed peer.
+
+Peers run for real on three words where installed and are skipped otherwise.
+SymSpell and the Norvig-style corrector get a tiny word list so that loading
+takes milliseconds, not the seconds their full dictionaries need.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench import peers, report, run, scoring
+
+# --- scoring ----------------------------------------------------------------------------------------------
+
+ROWS = [("teh", "the"), ("recieve", "receive"), ("a", "and"), ("a", "at"), ("wich", "which")]
+PREDICTIONS = {
+    "teh": ["the", "ten"],
+    "recieve": ["relieve", "receive"],
+    "a": ["at", "and"],  # one typo, two intended words: one row right at top-1, both within top-5
+    "wich": [],  # flagged, nothing offered: left unchanged
+}
+
+
+def test_top1_is_the_first_candidate_or_the_word_itself():
+    assert scoring.top1("teh", ["the", "ten"]) == "the"
+    assert scoring.top1("wich", []) == "wich"
+
+
+def test_top_k_accuracy_counts_each_row_once():
+    assert scoring.top_k_accuracy(ROWS, PREDICTIONS, 1) == pytest.approx(2 / 5)  # teh, a->at
+    assert scoring.top_k_accuracy(ROWS, PREDICTIONS, 5) == pytest.approx(4 / 5)  # all but wich
+    assert scoring.top_k_accuracy(ROWS, PREDICTIONS, 2) == scoring.top_k_accuracy(ROWS, PREDICTIONS, 5)
+    assert scoring.top_k_accuracy([], {}, 1) == 0.0
+
+
+def test_a_typo_with_several_targets_is_right_on_at_most_one_row_at_top1():
+    rows = [("a", "and"), ("a", "at"), ("a", "the")]
+    assert scoring.top_k_accuracy(rows, {"a": ["the", "and", "at"]}, 1) == pytest.approx(1 / 3)
+    assert scoring.top_k_accuracy(rows, {"a": ["the", "and", "at"]}, 5) == 1.0
+
+
+def test_unchanged_share_counts_accepted_and_unanswered_words():
+    predictions = dict(PREDICTIONS, teh=["teh", "the"])  # accepted as a word
+    assert scoring.unchanged_share(ROWS, predictions) == pytest.approx(2 / 5)  # teh and wich
+    assert scoring.unchanged_share(ROWS, PREDICTIONS) == pytest.approx(1 / 5)
+
+
+def test_changed_words_are_the_false_corrections():
+    words = ["the", "their", "the"]
+    predictions = {"the": ["the"], "their": ["there", "their"]}
+    assert scoring.changed_words(words, predictions) == [("their", "there")]
+    assert len(scoring.score_correct_words("x", "sample", words, predictions).changed) == 1
+
+
+def test_lowercase_candidates_keeps_the_first_of_each_word():
+    assert scoring.lowercase_candidates(["John", "john", "DOT", "dot", "don't"]) == ["john", "dot", "don't"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [
+        ("", "", 0),
+        ("", "abc", 3),
+        ("teh", "the", 1),  # one transposition
+        ("ca", "abc", 3),  # OSA, not unrestricted Damerau (which gives 2)
+        ("kitten", "sitting", 3),
+        ("recieve", "receive", 1),
+        ("acommodation", "accommodation", 1),
+        ("o", "accordingly", 10),
+    ],
+)
+def test_osa_distance(a, b, distance):
+    assert scoring.osa_distance(a, b) == distance
+    assert scoring.osa_distance(b, a) == distance
+
+
+def test_distance_buckets():
+    assert [scoring.distance_bucket(d) for d in (0, 1, 2, 3, 9)] == ["1", "1", "2", "3+", "3+"]
+
+
+def test_accuracy_by_bucket():
+    rows = [("teh", "the"), ("recieve", "receive"), ("wich", "which"), ("o", "accordingly")]
+    predictions = {"teh": ["the"], "recieve": ["relieve"], "wich": [], "o": ["of"]}
+    # wich->which is 1 edit (insertion), so bucket 1 holds teh, recieve and wich.
+    assert scoring.accuracy_by_bucket(rows, predictions) == {"1": (1, 3), "2": (0, 0), "3+": (0, 1)}
+
+
+def test_score_set_gathers_every_score():
+    score = scoring.score_set("x", "tiny", ROWS, PREDICTIONS, seconds=0.5)
+    assert (score.rows, score.words, score.words_per_second) == (5, 4, 8.0)
+    assert score.top1 == pytest.approx(0.4)
+
+
+# --- sampling ---------------------------------------------------------------------------------------------
+
+
+def test_sample_rows_is_deterministic_and_keeps_file_order():
+    rows = [(f"t{i}", f"w{i}") for i in range(100)]
+    sample = run.sample_rows(rows, 10, seed=0)
+    assert sample == run.sample_rows(rows, 10, seed=0)
+    assert sample == sorted(sample, key=rows.index)
+    assert len(sample) == 10 and run.sample_rows(rows, 200, seed=0) == rows
+
+
+def test_load_sets_reads_only_the_named_folders_and_names_clashes_by_folder(tmp_path):
+    for folder in ("dev", "dev/holdout", "other"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "set.tsv").write_text("teh\tthe\nwich\twhich\n")
+    assert [s.name for s in run.load_sets([tmp_path / "dev"], None, 0)] == ["set"]
+    sets = run.load_sets([tmp_path / "dev", tmp_path / "other"], 1, 0)
+    assert [(s.name, len(s.rows), s.file_rows) for s in sets] == [("dev/set", 1, 2), ("other/set", 1, 2)]
+
+
+def test_correct_word_samples(tmp_path):
+    words = tmp_path / "words.tsv"
+    words.write_text("the\t1000\nof\t500\nzyzzyva\t1\n")
+    samples = run.correct_word_samples(words, 2, seed=0)
+    assert samples == run.correct_word_samples(words, 2, seed=0)
+    assert len(samples["by frequency"]) == 2 and len(set(samples["uniform"])) == 2
+
+
+# --- the ispell pipe protocol (canned output, no program needed) ------------------------------------------
+
+PIPE_OUTPUT = (
+    "@(#) International Ispell Version 3.1.20 (but really Aspell 0.60.8)\n"
+    "& accesing 2 0: accessing, Acceding\n\n"
+    "*\n\n"
+    "# xqzwv 0\n\n"
+    "*\n& knwn 2 5: known, Nan\n\n"
+    "\n"
+)
+
+
+def test_answer_blocks_give_one_block_per_input_line():
+    blocks = peers._answer_blocks(PIPE_OUTPUT)
+    assert len(blocks) == 5
+    assert blocks[1] == ["*"] and blocks[4] == []
+
+
+def test_candidates_from_answer_blocks():
+    blocks = peers._answer_blocks(PIPE_OUTPUT)
+    words = ["accesing", "the", "xqzwv", "well-knwn", ""]
+    got = [peers._candidates(word, block) for word, block in zip(words, blocks)]
+    assert got == [["accessing", "Acceding"], ["the"], [], ["well-known", "well-Nan"], [""]]
+
+
+# --- the Norvig-style corrector ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def tiny_words(tmp_path):
+    """A five-word list with counts, the language model of the tiny peers."""
+    path = tmp_path / "words.tsv"
+    path.write_text("the\t1000\nthen\t100\nthis\t80\nhello\t10\nreceive\t5\n")
+    return path
+
+
+def test_edits1():
+    one = peers.edits1("teh")
+    assert {"the", "te", "tehs", "tex"} <= one and "teh" in one  # a substitution by the same letter
+    assert "eth" in one and "het" not in one
+
+
+def test_norvig_prefers_fewest_edits_then_count(tiny_words):
+    norvig = peers.NorvigChecker(tiny_words)
+    assert norvig.available()
+    norvig.load()
+    got = norvig.suggest_many(["the", "thn", "hlo", "recieve", "qqqqqq"], 5)
+    assert got[0] == ["the"]  # a known word is its own correction
+    assert got[1] == ["the", "then"]  # thn: the and then at 1 edit, the more frequent first
+    assert got[2] == ["hello"]  # two edits
+    assert got[3] == ["receive"]
+    assert got[4] == []  # nothing within two edits
+
+
+def test_norvig_is_unavailable_without_its_word_list(tmp_path):
+    norvig = peers.NorvigChecker(tmp_path / "missing.tsv")
+    assert not norvig.available() and "not found" in norvig.notice
+
+
+# --- every installed peer, for real, on three words -------------------------------------------------------
+
+
+def _peers(words_path):
+    """The real peers, SymSpell on a tiny dictionary (its bundled one takes seconds to index)."""
+    symspell_dictionary = words_path.with_name("symspell.txt")
+    symspell_dictionary.write_text(words_path.read_text().replace("\t", " "))
+    return [
+        peers.aspell(),
+        peers.hunspell(),
+        peers.SymSpellChecker(2, symspell_dictionary),
+        peers.SymSpellChecker(3, symspell_dictionary),
+        peers.PySpellChecker(),
+        peers.NorvigChecker(words_path),
+        peers.TypofixChecker("typofix (greedy)", beam=1),
+    ]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_installed_peer_corrects_three_words(tiny_words, index):
+    checker = _peers(tiny_words)[index]
+    if not checker.available():
+        pytest.skip(f"{checker.name}: {checker.notice}")
+    checker.load()
+    got = [scoring.lowercase_candidates(c) for c in checker.suggest_many(["teh", "the", "recieve"], 5)]
+    assert len(got) == 3 and all(len(c) <= 5 for c in got)
+    assert got[1][0] == "the"  # a correct word is left alone
+    assert "the" in got[0] and "receive" in got[2]
+    assert checker.version()
+
+
+# --- report -----------------------------------------------------------------------------------------------
+
+
+def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
+    rows = [("teh", "the"), ("wich", "which")]
+    scores = [
+        scoring.score_set("Aspell", "tiny", rows, {"teh": ["the"], "wich": ["which"]}, 1.0),
+        scoring.score_set("Norvig-style (ED 2)", "tiny", rows, {"teh": ["the"], "wich": []}, 0.5),
+    ]
+    result = report.Run(
+        command="python -m bench.run --eval tiny",
+        machine={"CPU": "test"},
+        sets=[report.EvalSet("tiny", rows, 2)],
+        limit=None,
+        seed=0,
+        sample_size=2,
+        versions={"Aspell": "0", "Norvig-style (ED 2)": "0"},
+        skipped=[("typofix (beam)", "not importable")],
+        scores=scores,
+        false_corrections=[scoring.score_correct_words("Aspell", "uniform", ["the"], {"the": ["the"]})],
+    )
+    out = tmp_path / "BENCHMARKS.md"
+    report.write_report(result, out, tmp_path / "docs")
+    text = out.read_text()
+    assert "| Aspell | **100.0%** | **100.0%** | **0.0%** | 2 | 1.0× |" in text
+    assert "| Norvig-style (ED 2) | 50.0% | 50.0% | 50.0% | **4** | **2.0×** |" in text
+    assert "typofix (beam)" in text and "python -m bench.run --eval tiny" in text
+    assert (tmp_path / "docs" / report.TOP1_PNG).read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "docs" / report.DISTANCE_PNG).stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["BENCHMARKS.md", "docs"]  # no temporary left over

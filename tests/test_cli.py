@@ -1,0 +1,153 @@
+"""The real `typofix` command line, run as a subprocess: output, streaming, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from typofix.corrector import bundled_model_path
+
+BUNDLED = bundled_model_path()
+needs_bundled = pytest.mark.skipif(not BUNDLED.is_file(), reason="the bundled model is not exported yet")
+
+
+def typofix(*args: str, stdin: bytes | str = b"") -> subprocess.CompletedProcess:
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    return subprocess.run([sys.executable, "-m", "typofix", *args], input=data, capture_output=True, env=env,
+                          timeout=300)
+
+
+def one_line_error(done: subprocess.CompletedProcess, code: int) -> str:
+    err = done.stderr.decode()
+    assert done.returncode == code, err
+    assert b"Traceback" not in done.stderr
+    assert err.count("\n") == 1 and err.startswith("typofix: error: ")
+    return err
+
+
+@needs_bundled
+def test_bundled_corrects_words():
+    done = typofix("correct", "speling", "recieve", "teh")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == ["spelling", "receive", "the"]
+
+
+@needs_bundled
+def test_bundled_corrects_text_from_stdin():
+    done = typofix("correct", "-", stdin="Teh QUIK brown fox recieved 3 leters from http://exmaple.com.\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode() == "The QUICK brown fox received 3 letters from http://exmaple.com.\n"
+
+
+def test_words_one_per_line_in_order(tiny_ckpt):
+    words = ["speling", "123", "the", "http://x.org"]
+    done = typofix("correct", "--model", str(tiny_ckpt), *words)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    assert len(lines) == 4 and lines[1:] == ["123", "the", "http://x.org"]
+
+
+def test_text_bytes_outside_words_come_back(tiny_ckpt, tmp_path):
+    junk = bytes(b for b in range(256) if not chr(b).isalpha()) * 40  # binary junk: no ASCII letters to correct
+    long_token = b"q" * 10_000
+    text = junk + b"\n" + long_token + b" 42 \r\n\n" + "caf\u00e9 na\u00efve\n".encode()
+    assert typofix("correct", "--model", str(tiny_ckpt), "-", stdin=text).stdout == text
+    path = tmp_path / "in.txt"
+    path.write_bytes(text)
+    done = typofix("correct", "--model", str(tiny_ckpt), "--file", str(path))
+    assert done.returncode == 0 and done.stdout == text
+
+
+def test_empty_input(tiny_ckpt):
+    done = typofix("correct", "--model", str(tiny_ckpt), "-", stdin=b"")
+    assert done.returncode == 0 and done.stdout == b""
+    one_line_error(typofix("correct"), 2)
+
+
+def test_top_k_and_json(tiny_ckpt):
+    done = typofix("correct", "--model", str(tiny_ckpt), "--top-k", "3", "--json", "speling", "Teh")
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert [r["input"] for r in records] == ["speling", "Teh"]
+    for record in records:
+        assert 1 <= len(record["candidates"]) <= 3
+        scores = [c["score"] for c in record["candidates"]]
+        assert scores == sorted(scores, reverse=True)
+
+
+def test_model_errors(tmp_path, tiny_ckpt):
+    one_line_error(typofix("correct", "--model", str(tmp_path / "missing.pt"), "teh"), 1)
+    corrupt = tmp_path / "corrupt.pt"
+    corrupt.write_bytes(tiny_ckpt.read_bytes()[:3000])
+    one_line_error(typofix("correct", "--model", str(corrupt), "teh"), 1)
+
+
+def test_usage_errors(tmp_path):
+    one_line_error(typofix(), 2)
+    one_line_error(typofix("correct", "--beam", "0", "teh"), 2)
+    one_line_error(typofix("correct", "--file", str(tmp_path / "nope.txt")), 2)
+    one_line_error(typofix("correct", "-", "--top-k", "3"), 2)
+    (tmp_path / "bad.tsv").write_text("only one column\n")
+    one_line_error(typofix("evaluate", str(tmp_path / "bad.tsv")), 2)
+
+
+def test_evaluate(tiny_ckpt):
+    done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--model", str(tiny_ckpt), "--limit", "20",
+                   "--beam", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["rows"] == 20 and report["k"] == 5
+    assert 0 <= report["top1"] <= report["topk"] <= 1 and report["words_per_s"] > 0
+    assert {"cer", "unchanged", "settings"} <= set(report)
+
+
+def test_export(tiny_ckpt, tmp_path):
+    out = tmp_path / "models" / "slim.pt"
+    done = typofix("export", str(tiny_ckpt), str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.is_file() and out.stat().st_size < 10_000_000
+    assert not list(out.parent.glob(".*.tmp"))
+    assert typofix("correct", "--model", str(out), "the").stdout == b"the\n"
+
+
+# --- plot-attention, plot-embeddings, correct --explain ----------------------------------------------------
+
+
+def test_plot_attention_and_embeddings_write_png_or_svg_by_suffix(tiny_ckpt, tmp_path):
+    from PIL import Image
+
+    for command in (["plot-attention", "recieve", "definately", "--out", str(tmp_path / "a.png")],
+                    ["plot-embeddings", "--out", str(tmp_path / "e.svg")]):
+        done = typofix(*command, "--model", str(tiny_ckpt))
+        assert done.returncode == 0, done.stderr
+    with Image.open(tmp_path / "a.png") as image:
+        assert image.format == "PNG"
+    assert b"<svg" in (tmp_path / "e.svg").read_bytes()[:2000]
+
+
+def test_explain_prints_the_correction_and_its_changes(tiny_ckpt):
+    done = typofix("correct", "--explain", "--json", "recieve", "--model", str(tiny_ckpt))
+    assert done.returncode == 0, done.stderr
+    row = json.loads(done.stdout)
+    assert row["input"] == "recieve" and isinstance(row["changes"], list)
+    assert all({"kind", "start", "end", "typed", "fix"} == set(c) for c in row["changes"])
+
+
+@needs_bundled
+def test_bundled_explain_locates_a_swap():
+    done = typofix("correct", "--explain", "recieve")
+    assert done.stdout.decode() == 'recieve -> receive  (swap at 3-4: "ie" -> "ei")\n'
+
+
+def test_plot_and_explain_errors(tiny_ckpt, tmp_path):
+    model = ["--model", str(tiny_ckpt)]
+    one_line_error(typofix("plot-attention", "teh", "--out", str(tmp_path / "a.jpg"), *model), 2)
+    one_line_error(typofix("plot-attention", "h\u00e9llo", "--out", str(tmp_path / "a.png"), *model), 2)
+    one_line_error(typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(tmp_path / "no.pt")), 1)
+    one_line_error(typofix("correct", "--explain", "--top-k", "2", "teh", *model), 2)
+    assert not list(tmp_path.iterdir())

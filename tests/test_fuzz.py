@@ -1,0 +1,152 @@
+"""Bad input, fuzzed (hypothesis): the Corrector and the `typofix` CLI on arbitrary text and bytes, and on damaged
+or foreign model files. Never a traceback; every character outside the corrected words comes back unchanged;
+a bad model file is a one-line error. The CLI runs in-process here (a subprocess per example would take
+minutes); tests/test_cli.py runs the real command."""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+import torch
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from typofix import cli
+from typofix.corrector import Corrector
+from typofix.text import split_text
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# Any code point, lone surrogates (what undecodable bytes become) and control characters included.
+ANY_CHAR = st.characters(exclude_categories=())
+# Text dense in correctable words, so the fuzz reaches the decoder and not only the splitter.
+WORDY = st.lists(st.one_of(st.sampled_from(["teh", "Recieve", "SPELING", "well-knwon", "doesn't", "a", "I", "x" * 40,
+                                            " ", "\n", "\r\n", "\t", "-", "'", "\u2019", "\x00", "\ufeff", "e\u0301"]),
+                           st.text(ANY_CHAR, max_size=5)), max_size=12).map("".join)
+# Bytes as they may come on stdin: invalid UTF-8, NUL, CR, BOMs, next to words.
+RAW = st.lists(st.one_of(st.binary(max_size=6),
+                         st.sampled_from([b"teh ", b"Speling", b"\xff\xfe", b"\xc3", b"caf\xc3\xa9", b"\r\n", b"\x00",
+                                          b"recieve\n", b"\xef\xbb\xbf", b"\xed\xa0\x80"])), max_size=12).map(b"".join)
+
+
+@pytest.fixture(scope="module")
+def corrector(tiny_ckpt) -> Corrector:
+    return Corrector.load(tiny_ckpt, beam=2)
+
+
+def assert_only_words_changed(text: str, fixed: str, corrector: Corrector) -> None:
+    """`fixed` is `text` with each correctable word replaced by a correction in its case; the rest verbatim."""
+    at = 0
+    for piece in split_text(text):
+        if piece.word:
+            correction = corrector.correct(piece.text)
+            assert correction and all(c.lower() in corrector.vocab.alphabet for c in correction), correction
+            assert fixed.startswith(correction, at)
+            at += len(correction)
+        else:
+            assert fixed.startswith(piece.text, at), (piece.text, fixed[at:at + 40])
+            at += len(piece.text)
+    assert at == len(fixed)
+
+
+@FUZZ
+@given(text=st.one_of(st.text(ANY_CHAR, max_size=60), WORDY))
+def test_correct_text_changes_nothing_but_words(corrector, text):
+    assert_only_words_changed(text, corrector.correct_text(text), corrector)
+
+
+def test_huge_tokens_and_empty_text_come_back(corrector):
+    for text in ["", "a" * 1_000_000, "teh " + "\x00" * 100_000 + " recieve", "é" * 100_000]:
+        assert_only_words_changed(text, corrector.correct_text(text), corrector)
+
+
+def run_cli(argv: list[str], stdin: bytes = b"", corrector: Corrector | None = None) -> tuple[int, bytes, str]:
+    """`typofix ARGV` in this process, stdin and stdout as files (the CLI reads stdin's file descriptor), with
+    `corrector` standing in for the model load when given. Returns (exit code, stdout bytes, stderr text)."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        paths = {name: Path(folder, name) for name in ("in", "out", "err")}
+        paths["in"].write_bytes(stdin)
+        with (open(paths["in"], "rb") as fin,
+              open(paths["out"], "w", encoding="utf-8", errors="surrogateescape", newline="") as fout,
+              open(paths["err"], "w", encoding="utf-8", errors="backslashreplace") as ferr):
+            patch.setattr(sys, "stdin", fin)
+            patch.setattr(sys, "stdout", fout)
+            patch.setattr(sys, "stderr", ferr)
+            if corrector is not None:
+                patch.setattr(cli, "load_corrector", lambda args: corrector)
+            code = cli.main(argv)
+        return code, paths["out"].read_bytes(), paths["err"].read_text()
+
+
+def one_line_error(code: int, err: str, expected_code: int) -> None:
+    assert code == expected_code, err
+    assert err.count("\n") == 1 and err.startswith("typofix: error: "), err
+
+
+@FUZZ
+@given(data=RAW)
+def test_cli_text_on_any_bytes(corrector, data):
+    code, out, err = run_cli(["correct", "-"], data, corrector)
+    assert (code, err) == (0, "")
+    text = data.decode("utf-8", errors="surrogateescape")
+    assert out == corrector.correct_text(text).encode("utf-8", errors="surrogateescape")
+
+
+def test_cli_text_with_a_huge_token(corrector):
+    data = b"teh " + b"q" * 3_000_000 + b" speling\n" + b"\xff" * 100_000
+    code, out, err = run_cli(["correct", "-"], data, corrector)
+    assert (code, err) == (0, "")
+    assert out == corrector.correct_text(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+
+
+@FUZZ
+@given(words=st.lists(st.one_of(st.text(ANY_CHAR, max_size=12), st.sampled_from(["teh", "", "-", "--x", "Speling"])),
+                      min_size=1, max_size=5))
+def test_cli_words_as_arguments(corrector, words):
+    assume(words != ["-"] and "--" not in words)  # "-" alone reads stdin; argparse drops "--"
+    code, out, err = run_cli(["correct", *words], corrector=corrector)
+    if code == 2:  # an argument that reads as an option ("-", "--x"): a usage error, said in one line
+        one_line_error(code, err, 2)
+        return
+    assert (code, err) == (0, "")
+    expected = "".join(line + "\n" for line in corrector.correct_many(words))
+    assert out == expected.encode("utf-8", errors="surrogateescape")
+
+
+@settings(max_examples=25, deadline=None)
+@given(cut=st.floats(0, 1), flips=st.lists(st.tuples(st.floats(0, 1), st.integers(1, 255)), max_size=4))
+def test_damaged_model_files_fail_in_one_line(tiny_ckpt, cut, flips):
+    data = bytearray(tiny_ckpt.read_bytes()[:max(1, int(cut * tiny_ckpt.stat().st_size))])
+    for where, xor in flips:
+        data[int(where * (len(data) - 1))] ^= xor
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "damaged.ckpt")
+        path.write_bytes(bytes(data))
+        code, out, err = run_cli(["correct", "--model", str(path), "--no-lexicon", "teh", "speling"])
+    if code == 0:  # damage that torch cannot see (a flipped bit in a weight) still gives an answer
+        assert err == "" and len(out.splitlines()) == 2
+    else:
+        one_line_error(code, err, 1)
+
+
+def test_a_checkpoint_of_another_version_fails_in_one_line(tiny_ckpt, tmp_path):
+    blob = torch.load(tiny_ckpt, map_location="cpu", weights_only=True)
+    foreign = {
+        # Weights under another module layout (as a refactored model would save them).
+        "renamed.ckpt": {**blob, "state_dict": {"net." + k.removeprefix("model."): v
+                                                for k, v in blob["state_dict"].items()}},
+        # A model kind this version does not have.
+        "future_kind.ckpt": {**blob, "hyper_parameters": {**blob["hyper_parameters"], "attention": "transformer"}},
+        # Sizes that disagree with the weights.
+        "resized.ckpt": {**blob, "hyper_parameters": {**blob["hyper_parameters"], "enc_hidden_size": 999}},
+        # Not a training checkpoint at all, nor an export.
+        "other.ckpt": {"weights": blob["state_dict"]},
+    }
+    for name, content in foreign.items():
+        torch.save(content, tmp_path / name)
+        code, _, err = run_cli(["correct", "--model", str(tmp_path / name), "--no-lexicon", "teh"])
+        one_line_error(code, err, 1)
+        assert name in err

@@ -1,0 +1,115 @@
+import numpy as np
+import pytest
+from PIL import Image
+
+from typofix.plots import (Alignment, animate_embeddings, char_class, figure_to_rgb, pca, plot_attention,
+                           plot_attention_grid, plot_embeddings, save_figure)
+
+SYMBOLS = list("abcdefghijklmnopqrstuvwxyz'-")
+
+
+def weights_for(src: str, out: list[str]) -> np.ndarray:
+    """Rows that sum to one, like attention."""
+    w = np.random.default_rng(0).random((len(out), len(src)))
+    return w / w.sum(axis=1, keepdims=True)
+
+
+def tick_texts(labels) -> list[str]:
+    return [label.get_text() for label in labels]
+
+
+def test_attention_ticks_are_the_characters_and_the_end_of_word():
+    out = list("receive") + ["</s>"]
+    fig = plot_attention("recieve", out, weights_for("recieve", out))
+    ax = fig.axes[0]
+    assert tick_texts(ax.get_xticklabels()) == list("recieve")
+    assert tick_texts(ax.get_yticklabels()) == out
+    image = ax.images[0]
+    assert image.get_clim() == (0.0, 1.0) and image.get_cmap().name == "gray"
+
+
+def test_attention_marks_colour_the_typo_characters():
+    out = list("receive") + ["</s>"]
+    ax = plot_attention("recieve", out, weights_for("recieve", out), marks=[(3, 5)], title="t").axes[0]
+    coloured = [label.get_text() for label in ax.get_xticklabels() if label.get_color() != "black"]
+    assert coloured == ["i", "e"]
+    assert ax.get_title(loc="left") == "t"
+
+
+def test_attention_rejects_weights_of_the_wrong_shape():
+    with pytest.raises(ValueError, match="expected"):
+        plot_attention("abc", ["a", "</s>"], np.zeros((3, 3)))
+
+
+def test_grid_has_one_labelled_panel_per_word_and_hides_the_spare_cells():
+    words = ["teh", "recieve", "goverment"]
+    alignments = [Alignment(w, list(w) + ["</s>"], weights_for(w, list(w) + ["</s>"]), title=w) for w in words]
+    fig = plot_attention_grid(alignments)
+    visible = [ax for ax in fig.axes if ax.axison]
+    assert len(visible) == 3 and len(fig.axes) == 4  # a 2 x 2 grid, one cell left empty
+    assert [tick_texts(ax.get_xticklabels()) for ax in visible] == [list(w) for w in words]
+
+
+def test_embedding_map_draws_every_symbol_once_in_its_class_colour():
+    weights = np.random.default_rng(1).normal(size=(len(SYMBOLS), 8))
+    ax = plot_embeddings(weights, SYMBOLS).axes[0]
+    texts = ax.texts
+    assert [t.get_text() for t in texts] == SYMBOLS
+    colour = {t.get_text(): t.get_color() for t in texts}
+    assert colour["a"] == colour["e"] != colour["b"] == colour["z"] != colour["'"]
+    assert sum(len(c.get_offsets()) for c in ax.collections) == len(SYMBOLS)  # one point per symbol
+    assert "% of variance" in ax.get_xlabel() and "% of variance" in ax.get_ylabel()
+
+
+def test_normalized_map_ignores_row_lengths():
+    weights = np.random.default_rng(3).normal(size=(len(SYMBOLS), 8))
+    scaled = weights * np.arange(1, len(SYMBOLS) + 1)[:, None]  # frequent characters' rows shrink, say
+    where = lambda fig: np.array([t.get_position() for t in fig.axes[0].texts])  # noqa: E731
+    assert np.allclose(where(plot_embeddings(weights, SYMBOLS)), where(plot_embeddings(scaled, SYMBOLS)))
+    assert not np.allclose(where(plot_embeddings(weights, SYMBOLS, normalize=False)),
+                           where(plot_embeddings(scaled, SYMBOLS, normalize=False)))
+
+
+def test_char_classes():
+    assert [char_class(c) for c in ["a", "u", "y", "b", "'", "-", "</s>"]] == \
+        ["vowel", "vowel", "consonant", "consonant", "other", "other", "other"]
+
+
+def test_pca_finds_the_direction_of_a_line():
+    t = np.linspace(-1, 1, 10)[:, None]
+    points = t * np.array([[3.0, 4.0, 0.0]]) + 5.0
+    mean, components, explained = pca(points)
+    assert np.allclose(mean, [5, 4 * 0 + 5, 5])
+    assert np.allclose(np.abs(components[0]), [0.6, 0.8, 0.0])
+    assert explained[0] == pytest.approx(1.0)
+
+
+def test_gif_has_one_frame_per_snapshot(tmp_path):
+    rng = np.random.default_rng(2)
+    snapshots = {epoch: rng.normal(size=(len(SYMBOLS), 8)) for epoch in range(4)}
+    path = animate_embeddings(snapshots, SYMBOLS, tmp_path / "emb.gif")
+    with Image.open(path) as gif:
+        assert gif.format == "GIF" and gif.n_frames == 4
+    assert [p.name for p in tmp_path.iterdir()] == ["emb.gif"]  # no temporary file left behind
+
+
+def test_animation_wants_a_gif_name(tmp_path):
+    with pytest.raises(ValueError, match="gif"):
+        animate_embeddings({0: np.zeros((28, 4))}, SYMBOLS, tmp_path / "emb.png")
+
+
+def test_save_figure_picks_the_format_by_suffix_and_leaves_no_temporary_file(tmp_path):
+    fig = plot_attention("ab", ["a", "b", "</s>"], weights_for("ab", ["a", "b", "</s>"]))
+    save_figure(fig, tmp_path / "a.png")
+    save_figure(fig, tmp_path / "sub" / "a.svg")
+    assert (tmp_path / "a.png").read_bytes().startswith(b"\x89PNG")
+    assert b"<svg" in (tmp_path / "sub" / "a.svg").read_bytes()[:2000]
+    with pytest.raises(ValueError, match=r"\.png or \.svg"):
+        save_figure(fig, tmp_path / "a.jpg")
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["a.png", "a.svg"]
+
+
+def test_figure_to_rgb_is_an_image_array():
+    fig = plot_embeddings(np.eye(len(SYMBOLS), 4), SYMBOLS)
+    rgb = figure_to_rgb(fig, dpi=50)
+    assert rgb.dtype == np.uint8 and rgb.ndim == 3 and rgb.shape[2] == 3 and rgb.shape[0] > 100

@@ -1,0 +1,368 @@
+"""The `typofix` command line (also `python -m typofix`): correct, evaluate, export.
+
+Each subcommand is registered by its own `_add_<name>(subcommands)` function, which declares its options and
+sets `handler`; a handler imports what it needs when it runs, so `typofix --help` never loads torch. Exit codes:
+0 ok, 1 model error (missing, corrupt or incompatible model file), 2 usage or bad input. Every error is one
+line on stderr; set TYPOFIX_DEBUG=1 to get the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from typofix import __version__
+
+EXIT_OK, EXIT_MODEL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input data: exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (usage stays available through --help)."""
+
+    def error(self, message: str):
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    value = float(text)
+    if not value >= 0:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
+    return value
+
+
+# --- options shared by the subcommands that load a model ---------------------------------------------------
+
+
+def _add_model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("model and decoding")
+    group.add_argument("--model", metavar="PATH", help="model file: a slim export or a training .ckpt "
+                       "(default: the bundled model)")
+    group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width; 1 is greedy (default: tuned)")
+    group.add_argument("--no-lexicon", action="store_true", help="the model alone: no word-list constraint, no "
+                       "frequency prior, known words not left alone")
+    group.add_argument("--prior-weight", type=_non_negative_float, metavar="W",
+                       help="weight of log P(word) in the noisy-channel reranking (default: tuned)")
+    group.add_argument("--alpha", type=_non_negative_float, metavar="A",
+                       help="length normalisation: candidates ranked by log P / length^A (default: tuned)")
+    group.add_argument("--known-min-count", type=int, metavar="N", help="leave words alone whose word-list count "
+                       "is at least N; 0 corrects every word (default: 1, every listed word)")
+    group.add_argument("--edit-weight", type=_non_negative_float, metavar="M", help="weight of the edit distance "
+                       "between typo and candidate in the reranking, 0 for the model and prior alone (default: tuned)")
+    group.add_argument("--edit-candidates", action=argparse.BooleanOptionalAction, default=None,
+                       help="also score the word-list words one edit away, not only the beam's (default: on)")
+
+
+def load_corrector(args: argparse.Namespace):
+    """The Corrector the model options describe; unset options keep the Corrector's tuned defaults."""
+    from typofix.corrector import Corrector
+
+    options = {"beam": args.beam, "prior_weight": args.prior_weight, "alpha": args.alpha,
+               "known_min_count": args.known_min_count, "edit_candidates": args.edit_candidates,
+               "edit_weight": args.edit_weight}
+    return Corrector.load(args.model, use_lexicon=not args.no_lexicon,
+                          **{k: v for k, v in options.items() if v is not None})
+
+
+# --- correct -----------------------------------------------------------------------------------------------
+
+
+def _add_correct(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "correct", help="correct words, or text from stdin or a file",
+        description="Correct the given words (one per line out, in order), or text: `-` reads stdin, --file F "
+                    "reads F, and the text comes back with only its misspelled words changed.")
+    parser.add_argument("words", nargs="*", metavar="WORD", help="words to correct, or - for text on stdin")
+    parser.add_argument("--file", metavar="F", help="correct the text of file F (streamed)")
+    parser.add_argument("--top-k", type=_positive_int, default=1, metavar="K", help="K candidates per word")
+    parser.add_argument("--json", action="store_true", help="JSON lines: input and candidates with scores "
+                        "(for text: input line and corrected line)")
+    parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
+                        'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
+    _add_model_options(parser)
+    parser.set_defaults(handler=_correct)
+
+
+def _correct(args: argparse.Namespace) -> int:
+    text_mode = args.file is not None or args.words == ["-"]
+    if args.file is not None and args.words:
+        raise UsageError("give words or --file, not both")
+    if not text_mode and not args.words:
+        raise UsageError("nothing to correct: give words, - for stdin, or --file F")
+    if not text_mode and "-" in args.words:
+        raise UsageError("- (read stdin) cannot be mixed with words")
+    if text_mode and args.top_k != 1:
+        raise UsageError("--top-k applies to words, not to text (- or --file)")
+    if args.explain and (text_mode or args.top_k != 1):
+        raise UsageError("--explain explains the best correction of words: not with -, --file or --top-k")
+    if text_mode:
+        source = _open_text(args.file)  # before the model: a missing file is reported at once
+        corrector = load_corrector(args)
+        with source:
+            _correct_stream(corrector, source, sys.stdout, args.json, interactive=source.isatty())
+        return EXIT_OK
+    corrector = load_corrector(args)
+    if args.explain:
+        return _explain(corrector, args.words, args.json)
+    if args.top_k == 1 and not args.json:
+        for line in corrector.correct_many(args.words):
+            print(line)
+        return EXIT_OK
+    for word, ranked in zip(args.words, corrector.suggest_many(args.words, args.top_k)):
+        if args.json:
+            print(json.dumps({"input": word, "candidates": [{"word": w, "score": round(s, 4)} for w, s in ranked]},
+                             ensure_ascii=False))
+        else:
+            print(f"{word}\t" + "\t".join(f"{w} ({s:.3f})" for w, s in ranked))
+    return EXIT_OK
+
+
+def _open_text(path: str | None):
+    """The text source: stdin or a file, read as UTF-8 with undecodable bytes carried through unchanged
+    (surrogateescape) and line endings as they are (newline="")."""
+    if path is None:
+        return open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", newline="", closefd=False)
+    try:
+        return open(path, encoding="utf-8", errors="surrogateescape", newline="")
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def _correct_stream(corrector, source, out, as_json: bool, interactive: bool) -> None:
+    """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing)."""
+    from typofix.text import read_chunks
+
+    batch, size = [], 0
+    for chunk in read_chunks(source.readline):
+        batch.append(chunk)
+        size += len(chunk[0])
+        if interactive or size >= (1 << 16) or len(batch) >= 512:
+            _write_batch(corrector, batch, out, as_json)
+            batch, size = [], 0
+    _write_batch(corrector, batch, out, as_json)
+
+
+def _write_batch(corrector, batch: list[tuple[str, bool]], out, as_json: bool) -> None:
+    texts = [text for text, literal in batch if not literal]
+    corrected = iter(corrector.correct_many(texts))
+    for text, literal in batch:
+        fixed = text if literal else next(corrected)
+        if as_json:
+            out.write(json.dumps({"input": text, "output": fixed}, ensure_ascii=False) + "\n")
+        else:
+            out.write(fixed)
+    out.flush()
+
+
+# --- correct --explain, plot-attention, plot-embeddings ----------------------------------------------------
+
+
+def _explain(corrector, words: list[str], as_json: bool) -> int:
+    """Per word, the correction `correct` gives and where it changes the word (typofix.explain)."""
+    from dataclasses import asdict
+
+    from typofix.explain import changes, describe
+
+    for word, fixed in zip(words, corrector.correct_many(words)):
+        if as_json:
+            print(json.dumps({"input": word, "output": fixed, "changes": [asdict(c) for c in changes(word, fixed)]},
+                             ensure_ascii=False))
+        else:
+            print(describe(word, fixed))
+    return EXIT_OK
+
+
+def _check_image_name(path: str) -> None:
+    """Fail on a file name we cannot write before any model is loaded."""
+    from typofix.plots import image_format
+
+    try:
+        image_format(path)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+
+
+def _add_plot_attention(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "plot-attention", help="draw the attention alignment of words (PNG or SVG)",
+        description="Draw, for each word, where the model looks while it writes its correction (Bahdanau et al. "
+                    "2015, Fig. 3): input characters across, output characters down, white = all attention. "
+                    "The characters the correction changes are outlined in red, a red line marks missing ones.")
+    parser.add_argument("words", nargs="+", metavar="WORD", help="words to correct and draw")
+    parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
+    _add_model_options(parser)
+    parser.set_defaults(handler=_plot_attention)
+
+
+def _plot_attention(args: argparse.Namespace) -> int:
+    from typofix import plots
+    from typofix.corrector import ModelError
+    from typofix.explain import changes, describe
+
+    _check_image_name(args.out)
+    corrector = load_corrector(args)
+    vocab = corrector.vocab
+    words = [w.lower() for w in args.words]
+    for word in words:
+        if not word or not vocab.covers(word):
+            raise UsageError(f"cannot draw {word!r}: the model reads only the characters {vocab.alphabet!r}")
+    alignments = []
+    for word in words:
+        best = corrector.explain(word, k=1)[0]  # what the model writes, even for a known word
+        if best.attn is None:
+            raise ModelError("this model has no attention (attention=none): there is no alignment to draw")
+        out_chars = [*best.word, vocab.symbols[vocab.eos_id]]  # the end-of-word step gets a row too
+        alignments.append(plots.Alignment(word, out_chars, best.attn.float().cpu().numpy(),
+                                          marks=[c.span for c in changes(word, best.word)],
+                                          title=describe(word, best.word)))
+    plots.save_figure(plots.plot_attention_grid(alignments), args.out)
+    print(f"wrote {args.out}")
+    return EXIT_OK
+
+
+def _add_plot_embeddings(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "plot-embeddings", help="draw the model's character embeddings (PNG or SVG)",
+        description="Project the model's character embeddings on their first two principal components and draw "
+                    "every character where it lands: vowels, consonants and other symbols in three colours.")
+    parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
+    parser.add_argument("--model", metavar="PATH", help="model file: a slim export or a training .ckpt "
+                        "(default: the bundled model)")
+    parser.add_argument("--embedding", choices=("encoder", "decoder"), default="encoder",
+                        help="the encoder's input embedding (reads the typo; default) or the decoder's (reads "
+                             "the correction written so far)")
+    parser.set_defaults(handler=_plot_embeddings)
+
+
+def _plot_embeddings(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from typofix import plots
+    from typofix.corrector import build_model, bundled_model_path, read_checkpoint
+
+    _check_image_name(args.out)
+    path = Path(args.model) if args.model else bundled_model_path()
+    model, vocab = build_model(read_checkpoint(path), path)
+    module = model.encoder if args.embedding == "encoder" else model.decoder
+    # The alphabet only: the specials' rows are padding (zeros) or never trained, noise on the map.
+    weights = module.embedding.weight.detach()[vocab.encode(vocab.alphabet)].float().numpy()  # (A, E)
+    title = f"{args.embedding} character embeddings, {path.name}"
+    fig = plots.plot_embeddings(weights, list(vocab.alphabet), title=title)
+    plots.save_figure(fig, args.out)
+    print(f"wrote {args.out}")
+    return EXIT_OK
+
+
+# --- evaluate ----------------------------------------------------------------------------------------------
+
+
+def _add_evaluate(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "evaluate", help="accuracy, CER and speed on a TSV of real misspellings",
+        description="Score the corrector on typo<TAB>correct rows: top-1, top-k, character error rate, words/s "
+                    "and the share of rows left unchanged.")
+    parser.add_argument("file", metavar="FILE.tsv", help="typo<TAB>correct rows")
+    parser.add_argument("--top-k", type=_positive_int, default=5, metavar="K", help="k of the top-k accuracy")
+    parser.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N rows")
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    _add_model_options(parser)
+    parser.set_defaults(handler=_evaluate)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from typofix import evaluate
+
+    try:
+        rows = evaluate.read_rows(args.file)[:args.limit]
+    except evaluate.EvalDataError as err:
+        raise UsageError(str(err)) from None
+    report = evaluate.evaluate(load_corrector(args), rows, args.top_k, progress=sys.stderr)
+    print(json.dumps(report.as_dict()) if args.json else report.table())
+    return EXIT_OK
+
+
+# --- export ------------------------------------------------------------------------------------------------
+
+
+def _add_export(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "export", help="write the slim model file (fp16) of a training checkpoint",
+        description="Write a training checkpoint's hyperparameters, alphabet and weights (float16) to a small "
+                    "self-describing file that `correct --model` and the bundled model use.")
+    parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier export")
+    parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt")
+    parser.add_argument("--fp32", action="store_true", help="keep float32 weights (twice the size)")
+    parser.set_defaults(handler=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from typofix.export import export
+
+    size = export(args.checkpoint, args.out, half=not args.fp32)
+    print(f"wrote {args.out} ({size / 1e6:.2f} MB)")
+    return EXIT_OK
+
+
+# --- entry point -------------------------------------------------------------------------------------------
+
+
+SUBCOMMANDS = (_add_correct, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="typofix", description="Correct misspelled English words with a character-level "
+                     "LSTM encoder-decoder with attention.")
+    parser.add_argument("--version", action="version", version=f"typofix {__version__}")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(subcommands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit code (errors are one line on stderr, never a traceback)."""
+    # Undecodable bytes (in arguments or text) travel through as they came instead of failing to print.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape")
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except UsageError as err:
+        return _fail(err, EXIT_USAGE)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the reader went away (`typofix correct - < big | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except Exception as err:  # the promise is one line, never a traceback
+        if os.environ.get("TYPOFIX_DEBUG"):
+            raise
+        corrector = sys.modules.get("typofix.corrector")  # loaded whenever a model was involved
+        if corrector is not None and isinstance(err, corrector.ModelError):
+            return _fail(err, EXIT_MODEL)
+        if isinstance(err, (ValueError, OSError)):
+            return _fail(err, EXIT_USAGE)
+        return _fail(f"internal error: {type(err).__name__}: {err}", EXIT_MODEL)
+
+
+def _fail(error, code: int) -> int:
+    lines = str(error).strip().splitlines()
+    print(f"typofix: error: {lines[0] if lines else type(error).__name__}", file=sys.stderr)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,290 @@
+"""The correction path: load a checkpoint with torch alone, then correct words and text.
+
+No Lightning or Hydra here (importing Lightning costs seconds): a checkpoint describes itself, and the model is
+rebuilt through `Seq2Seq.from_hparams`, the constructor training uses too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import torch
+
+from typofix.decode import Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, rerank
+from typofix.lexicon import Lexicon
+from typofix.model import Seq2Seq
+from typofix.text import MAX_WORD_LEN, match_case, split_text
+from typofix.vocab import DEFAULT_ALPHABET, Vocab
+
+FORMAT = "typofix-model"
+FORMAT_VERSION = 1
+
+# Decoding defaults, chosen on the dev sets only (norvig-testset1, birkbeck-dev) with bench/tune_decoding.py on
+# the bundled model: beam 16 gains 1.4 points of Birkbeck top-1 over 8, 32 only 0.2 more at 2.3x the time.
+# Words with a count of 10M or more (the most common few thousand) are left alone outright; rarer listed words
+# are decoded too, which fixes some real-word errors and changed 0.3% of a sample of correct words.
+DEFAULT_BEAM = 16
+DEFAULT_PRIOR_WEIGHT = 0.15
+DEFAULT_ALPHA = 1.0
+DEFAULT_KNOWN_MIN_COUNT = 10_000_000
+DEFAULT_EDIT_CANDIDATES = True
+DEFAULT_EDIT_WEIGHT = 0.5
+BATCH_SIZE = 256
+_CACHE_SIZE = 100_000
+
+
+class ModelError(Exception):
+    """A model file that is missing, unreadable or not a typofix model; the message is one line naming it."""
+
+
+@dataclass
+class Checkpoint:
+    """What the corrector needs from a checkpoint file: hyperparameters, alphabet, model weights (keys
+    without Lightning's "model." prefix), and where the weights came from (epoch, step)."""
+
+    hparams: dict
+    alphabet: str
+    state_dict: dict[str, torch.Tensor]
+    trained: dict = field(default_factory=dict)
+
+
+def bundled_model_path() -> Path:
+    """The model shipped inside the package (made by `python -m typofix.export`)."""
+    return Path(str(resources.files("typofix").joinpath("models", "default.pt")))
+
+
+def read_checkpoint(path: str | Path) -> Checkpoint:
+    """Read a slim export or a full Lightning checkpoint with `torch.load(weights_only=True)`."""
+    path = Path(path)
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}")
+    if not path.is_file():
+        raise ModelError(f"model path is not a file: {path}")
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as err:  # torch.load fails in many ways (zip, pickle, EOF, weights-only): all mean "bad file"
+        raise ModelError(f"cannot read model {path}: truncated, corrupt or not a torch checkpoint "
+                         f"({type(err).__name__})") from None
+    if not isinstance(blob, dict):
+        raise ModelError(f"{path} is not a typofix model (a torch file, but not a checkpoint dictionary)")
+    if "format" in blob:
+        if blob.get("format") != FORMAT:
+            raise ModelError(f"{path} is not a typofix model (format {blob.get('format')!r})")
+        if blob.get("format_version") != FORMAT_VERSION:
+            raise ModelError(f"{path} is a typofix model of format version {blob.get('format_version')}; this "
+                             f"typofix reads version {FORMAT_VERSION} (re-export it with python -m typofix.export)")
+        return Checkpoint(dict(blob["hparams"]), blob["alphabet"], blob["state_dict"], dict(blob.get("trained", {})))
+    if isinstance(blob.get("hyper_parameters"), dict) and isinstance(blob.get("state_dict"), dict):
+        hparams = dict(blob["hyper_parameters"])
+        weights = {k.removeprefix("model."): v for k, v in blob["state_dict"].items() if k.startswith("model.")}
+        trained = {k: blob[k] for k in ("epoch", "global_step") if k in blob}
+        return Checkpoint(hparams, hparams.get("alphabet", DEFAULT_ALPHABET), weights, trained)
+    raise ModelError(f"{path} is not a typofix model (no hyperparameters and weights in it)")
+
+
+def build_model(checkpoint: Checkpoint, source: str | Path = "checkpoint") -> tuple[Seq2Seq, Vocab]:
+    """The Seq2Seq a checkpoint describes, weights loaded (fp16 exports come back as float32), in eval mode."""
+    try:
+        vocab = Vocab(checkpoint.alphabet)
+        model = Seq2Seq.from_hparams(checkpoint.hparams, len(vocab), vocab.pad_id, vocab.sos_id, vocab.eos_id)
+        model.load_state_dict(checkpoint.state_dict)  # copies into the float32 parameters
+    except (ValueError, TypeError, RuntimeError, KeyError) as err:
+        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:160]
+        raise ModelError(f"{source}: weights do not match their hyperparameters ({first})") from None
+    return model.eval(), vocab
+
+
+@dataclass
+class Candidate:
+    """One correction of a word: the word, its noisy-channel score (higher is better), and the attention
+    weights (T, S) of the model writing it, T its characters then EOS, S the input's characters."""
+
+    word: str
+    score: float
+    attn: torch.Tensor | None = None
+
+
+class Corrector:
+    """Corrects words and text with a trained model.
+
+    A word is decoded by (lexicon-constrained) beam search, the lexicon words one edit away join the beam's
+    candidates when `edit_candidates` (scored by the same model), and all are reranked by the noisy channel
+    log P_model(word | typo) / length^alpha + prior_weight * log P(word) - edit_weight * edits(typo, word)
+    (`decode.rerank`). Words in the lexicon with at least
+    `known_min_count` occurrences are left alone (0 turns that off); `use_lexicon=False` uses the model alone:
+    no constraint, no edit candidates, no prior, nothing left alone. Text keeps every character outside the
+    corrected words (see `typofix.text`).
+    """
+
+    def __init__(self, model: Seq2Seq, vocab: Vocab, lexicon: Lexicon | None, beam: int = DEFAULT_BEAM,
+                 prior_weight: float = DEFAULT_PRIOR_WEIGHT, alpha: float = DEFAULT_ALPHA,
+                 known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
+                 edit_weight: float = DEFAULT_EDIT_WEIGHT, max_word_len: int = MAX_WORD_LEN,
+                 batch_size: int = BATCH_SIZE):
+        if beam < 1:
+            raise ValueError(f"beam must be at least 1, got {beam}")
+        self.model, self.vocab, self.lexicon = model, vocab, lexicon
+        self.beam, self.prior_weight, self.alpha = beam, prior_weight, alpha
+        self.known_min_count, self.edit_candidates, self.edit_weight = known_min_count, edit_candidates, edit_weight
+        self.max_word_len, self.batch_size = max_word_len, batch_size
+        # Built now, not on first use: building the trie takes a noticeable fraction of a second, and that
+        # belongs to loading, not to the first batch a benchmark times.
+        self.constraint = (LexiconConstraint(lexicon.trie, vocab.symbols, vocab.eos_id) if lexicon is not None
+                           else None)
+        self._best: dict[str, str] = {}  # word -> its correction: text repeats words, so decode each once
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, beam: int = DEFAULT_BEAM, use_lexicon: bool = True,
+             prior_weight: float = DEFAULT_PRIOR_WEIGHT, alpha: float = DEFAULT_ALPHA,
+             known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
+             edit_weight: float = DEFAULT_EDIT_WEIGHT, lexicon_path: str | Path | None = None,
+             device: str = "cpu") -> "Corrector":
+        """A corrector for the model at `path` (a slim export or a training checkpoint; None: the bundled
+        model) with the word list at `lexicon_path` (None: the bundled one)."""
+        path = Path(path) if path is not None else bundled_model_path()
+        model, vocab = build_model(read_checkpoint(path), path)
+        lexicon = Lexicon.from_tsv(lexicon_path) if use_lexicon else None
+        return cls(model.to(device), vocab, lexicon, beam, prior_weight, alpha, known_min_count, edit_candidates,
+                   edit_weight)
+
+    # --- public API ----------------------------------------------------------------------------------------
+
+    def correct(self, word: str) -> str:
+        """The correction of one word (or short text), in the input's case."""
+        return self.correct_many([word])[0]
+
+    def correct_text(self, text: str) -> str:
+        """`text` with its misspelled words corrected and every other character as it was."""
+        return self.correct_many([text])[0]
+
+    def correct_many(self, texts: list[str]) -> list[str]:
+        """`correct_text` of every item, all their words decoded in shared batches."""
+        split = [split_text(text, self.max_word_len) for text in texts]
+        words = {p.text.lower() for pieces in split for p in pieces if p.word}
+        if len(self._best) + len(words) > _CACHE_SIZE:
+            self._best.clear()  # bounded memory on endless streams
+        todo = words - self._best.keys()
+        for word, ranked in self._rank(sorted(todo), 1, want_scores=False).items():
+            self._best[word] = ranked[0].word
+        return ["".join(match_case(p.text, self._best[p.text.lower()]) if p.word else p.text for p in pieces)
+                for pieces in split]
+
+    def suggest(self, word: str, k: int = 5) -> list[tuple[str, float]]:
+        """Up to `k` corrections of `word`, best first, with their scores (the beam's finished hypotheses, plus
+        the lexicon words one edit away when `edit_candidates`)."""
+        return self.suggest_many([word], k)[0]
+
+    def suggest_many(self, words: list[str], k: int = 5) -> list[list[tuple[str, float]]]:
+        """`suggest` for every word, decoded in shared batches. A known word comes first as itself; input that
+        is not one correctable word (a URL, a number, a phrase) gets its `correct_text` with score 0.0."""
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        single = {}
+        for word in words:
+            pieces = split_text(word, self.max_word_len)
+            if len(pieces) == 1 and pieces[0].word:
+                single[word] = word.lower()
+        ranked = self._rank(sorted(set(single.values())), k, want_scores=True)
+        others = [w for w in words if w not in single]
+        passed = dict(zip(others, self.correct_many(others)))
+        return [[(match_case(w, c.word), c.score) for c in ranked[single[w]]] if w in single else [(passed[w], 0.0)]
+                for w in words]
+
+    def explain(self, word: str, k: int = 5) -> list[Candidate]:
+        """The model's `k` best corrections of one lowercase-able word with their attention weights, decoded
+        even when the word is known (this shows what the model does, not what `correct` would keep)."""
+        return self._decode([word.lower()], k)[word.lower()]
+
+    # --- decoding ------------------------------------------------------------------------------------------
+
+    def is_known(self, word: str) -> bool:
+        """True for a lowercase word the corrector leaves alone."""
+        return (self.lexicon is not None and self.known_min_count > 0
+                and self.lexicon.count(word) >= self.known_min_count)
+
+    def _rank(self, words: list[str], k: int, want_scores: bool) -> dict[str, list[Candidate]]:
+        """Up to `k` candidates for each lowercase word. A known word ranks itself first (scored by the model
+        when `want_scores`, else 0.0) and is decoded only when more than one candidate is asked for."""
+        known = [w for w in words if self.is_known(w)]
+        unknown = [w for w in words if not self.is_known(w)]
+        ranked = self._decode(unknown + (known if k > 1 else []), k)
+        scores = self._score(known) if want_scores else dict.fromkeys(known, 0.0)
+        for word in known:
+            rest = [c for c in ranked.get(word, []) if c.word != word]
+            ranked[word] = [Candidate(word, scores[word])] + rest[:k - 1]
+        return ranked
+
+    def _batches(self, words: list[str]):
+        """Batches of similar length (padding costs as much as characters): (words, src (B, S), src_len (B,))."""
+        ordered = sorted(words, key=len)
+        for start in range(0, len(ordered), self.batch_size):
+            chunk = ordered[start:start + self.batch_size]
+            ids = [torch.tensor(self.vocab.encode(w), dtype=torch.long) for w in chunk]
+            src = torch.nn.utils.rnn.pad_sequence(ids, batch_first=True, padding_value=self.vocab.pad_id)  # (B, S)
+            yield chunk, src.to(self._device), torch.tensor([len(w) for w in chunk])
+
+    @property
+    def _device(self) -> torch.device:
+        return next(self.model.parameters()).device
+
+    def _decode(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
+        """Beam search (constrained to the lexicon when there is one), joined by the lexicon words one edit
+        away when `edit_candidates`, reranked by the noisy channel; the top `k` per word."""
+        result: dict[str, list[Candidate]] = {}
+        for chunk, src, src_len in self._batches([w for w in words if w and self.vocab.covers(w)]):
+            beams = beam_search(self.model, src, src_len, beam=self.beam, alpha=self.alpha,
+                                constraint=self.constraint)
+            found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in beams]  # per word: output -> hyp
+            if self.lexicon is not None and self.edit_candidates:
+                self._add_neighbours(chunk, src, src_len, found)
+            for word, candidates in zip(chunk, found):
+                result[word] = self._ranked(word, candidates)[:k] or [Candidate(word, 0.0)]
+        for word in words:  # characters the model cannot read: left as they are
+            result.setdefault(word, [Candidate(word, 0.0)])
+        return result
+
+    def _add_neighbours(self, chunk: list[str], src, src_len, found: list[dict]) -> None:
+        """Add to `found` the lexicon words one edit from each input that the beam missed, scored by the model
+        itself: the beam's search errors (a dropped letter it never put back) get a second chance."""
+        pairs = [(row, other) for row, word in enumerate(chunk)
+                 for other in one_edit_words(word, self.lexicon, self.vocab.alphabet) if other not in found[row]]
+        for start in range(0, len(pairs), 4 * self.batch_size):  # bounded: short words have many neighbours
+            part = pairs[start:start + 4 * self.batch_size]
+            rows = torch.tensor([row for row, _ in part], device=src.device)
+            hyps = forced_hypotheses(self.model, src[rows], src_len[rows], [self.vocab.encode(w) for _, w in part],
+                                     self.alpha)
+            for (row, other), hyp in zip(part, hyps):
+                found[row][other] = hyp
+
+    def _ranked(self, typo: str, candidates: dict[str, Hypothesis]) -> list[Candidate]:
+        """The candidates for `typo` best first: by the noisy channel with a lexicon, by the model's score
+        without one. An empty output (the model ending at once) would delete the word from a text, so it is
+        never offered."""
+        words, hyps = list(candidates), list(candidates.values())
+        pairs = (rerank(hyps, words, self.lexicon, self.prior_weight, typo, self.edit_weight)
+                 if self.lexicon is not None
+                 else sorted(zip(words, hyps), key=lambda pair: -pair[1].score))
+        return [Candidate(w, h.score, h.attn) for w, h in pairs if w]
+
+    def _score(self, words: list[str]) -> dict[str, float]:
+        """The noisy-channel score of each word as its own correction (the model forced to write it)."""
+        scores = {}
+        for chunk, src, src_len in self._batches([w for w in words if self.vocab.covers(w)]):
+            hyps = forced_hypotheses(self.model, src, src_len, [self.vocab.encode(w) for w in chunk], self.alpha)
+            for word, hyp in zip(chunk, hyps):
+                scores[word] = self._ranked(word, {word: hyp})[0].score
+        return {w: scores.get(w, 0.0) for w in words}
+
+
+def one_edit_words(word: str, lexicon: Lexicon, letters: str) -> set[str]:
+    """Lexicon words one edit from `word` (Damerau: a deletion, an adjacent transposition, a substitution or
+    an insertion of one of `letters`), `word` itself excluded."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    edits |= {a + c + b for a, b in splits for c in letters}
+    edits.discard(word)
+    return {w for w in edits if w in lexicon}

@@ -1,0 +1,125 @@
+"""`typofix evaluate`: how well and how fast a Corrector fixes real misspellings from a `typo<TAB>correct` TSV:
+top-1 and top-k accuracy, character error rate of the top-1 (torchmetrics), words/s, share left unchanged."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+CHUNK = 1024  # typos per suggest_many call: big enough to batch well, small enough for a moving progress bar
+
+
+class EvalDataError(ValueError):
+    """An evaluation file that is missing or malformed; the message names the file and line."""
+
+
+def read_rows(path: str | Path) -> list[tuple[str, str]]:
+    """The (typo, correct) rows of a TSV, lowercased; blank lines skipped."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise EvalDataError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
+    rows = []
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise EvalDataError(f"{path}:{lineno}: expected 'typo<TAB>correct', got {line[:60]!r}")
+        rows.append((parts[0].strip().lower(), parts[1].strip().lower()))
+    if not rows:
+        raise EvalDataError(f"{path}: no rows")
+    return rows
+
+
+@dataclass
+class Report:
+    """The figures of one evaluation; `words` is the number of distinct typos decoded in `seconds`."""
+
+    rows: int
+    k: int
+    top1: float
+    topk: float
+    cer: float
+    unchanged: float
+    words: int
+    seconds: float
+    settings: dict
+
+    @property
+    def words_per_s(self) -> float:
+        return self.words / self.seconds if self.seconds > 0 else float("inf")
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "words_per_s": round(self.words_per_s, 1)}
+
+    def table(self) -> str:
+        settings = ", ".join(f"{k}={v}" for k, v in self.settings.items())
+        return "\n".join([
+            f"rows        {self.rows}",
+            f"top-1       {100 * self.top1:.1f}%",
+            f"top-{self.k:<7}{100 * self.topk:.1f}%",
+            f"CER         {self.cer:.4f}",
+            f"unchanged   {100 * self.unchanged:.1f}%",
+            f"speed       {self.words_per_s:.0f} words/s ({self.words} distinct typos in {self.seconds:.2f} s)",
+            f"decoding    {settings}",
+        ])
+
+
+def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None) -> Report:
+    """Score `corrector` on `rows`; each distinct typo is decoded once (batched). A progress bar goes to the
+    `progress` stream when it is a terminal and there is more than one chunk of typos."""
+    from torchmetrics.text import CharErrorRate
+
+    typos = list(dict.fromkeys(typo for typo, _ in rows))
+    bar = _Progress(len(typos), progress if len(typos) > CHUNK else None)
+    ranked: dict[str, list[str]] = {}
+    start = time.perf_counter()
+    for i in range(0, len(typos), CHUNK):
+        part = typos[i:i + CHUNK]
+        for typo, candidates in zip(part, corrector.suggest_many(part, k)):
+            ranked[typo] = [word for word, _ in candidates]
+        bar.update(len(part))
+    seconds = time.perf_counter() - start
+    bar.close()
+    best = [ranked[typo][0] if ranked[typo] else typo for typo, _ in rows]
+    targets = [target for _, target in rows]
+    return Report(
+        rows=len(rows), k=k,
+        top1=sum(b == t for b, t in zip(best, targets)) / len(rows),
+        topk=sum(target in ranked[typo][:k] for typo, target in rows) / len(rows),
+        cer=float(CharErrorRate()(best, targets)),
+        unchanged=sum(b == typo for b, (typo, _) in zip(best, rows)) / len(rows),
+        words=len(typos), seconds=seconds, settings=settings_of(corrector))
+
+
+def settings_of(corrector) -> dict:
+    """The decoding settings a report states next to its figures."""
+    return {"beam": corrector.beam, "lexicon": corrector.lexicon is not None, "prior_weight": corrector.prior_weight,
+            "alpha": corrector.alpha, "known_min_count": corrector.known_min_count,
+            "edit_candidates": corrector.edit_candidates, "edit_weight": corrector.edit_weight}
+
+
+class _Progress:
+    """A one-line progress bar redrawn in place on a terminal; silent on anything else (logs, pipes)."""
+
+    def __init__(self, total: int, stream):
+        self.total, self.done = total, 0
+        self.stream = stream if stream is not None and stream.isatty() else None
+        self.start = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if self.stream is not None:
+            share = self.done / max(1, self.total)
+            rate = self.done / max(1e-9, time.perf_counter() - self.start)
+            bar = "#" * int(30 * share)
+            self.stream.write(f"\revaluating [{bar:<30}] {self.done}/{self.total} {100 * share:3.0f}% "
+                              f"{rate:.0f} words/s")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,151 @@
+"""Text handling for the corrector: split text into the words a model may rewrite and everything else, and
+carry a word's case over to its correction. Pure Python; joining the pieces gives back the text exactly.
+
+What counts as a word to correct: a run of ASCII letters of 2..`max_len` characters written in lower case,
+UPPER CASE or Title case. Left as they are: URLs, e-mail addresses, numbers and words with digits, words with
+non-ASCII letters, mixed-case words (iPhone, McDonald), over-long tokens, single letters, and apostrophe forms
+other than the usual clitics. Hyphenated words are corrected part by part; a clitic ('s, n't, 're, ...) is
+split off and the stem alone is corrected.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+MAX_WORD_LEN = 30
+
+# Order matters: a URL or an address is taken whole before its parts could be read as words. The bounded
+# repeats keep a long run of junk ("a.a.a.a...") linear: no start position rescans the whole run.
+_TOKEN = re.compile(r"""
+      (?P<url>\b(?:[a-z][a-z0-9+.\-]{0,20}://|www\.)[^\s<>"]+)
+    | (?P<email>\b[\w.+\-]{1,64}@[\w\-]+(?:\.[\w\-]+)+)
+    | (?P<word>[^\W_]+(?:['\u2019\-][^\W_]+)*)
+""", re.VERBOSE | re.IGNORECASE)
+_ASCII_WORD = re.compile(r"[A-Za-z]+")
+# Clitics split off a stem: "doesn't" is "does" + "n't". The contractions whose stem is no word stay whole.
+_CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|re|ve|ll|d|m))$", re.IGNORECASE)
+_WHOLE_CONTRACTIONS = {"can't", "won't", "shan't", "ain't"}
+
+
+class Piece(NamedTuple):
+    """A slice of the text: `word` True when the model may rewrite it, False when it is copied as it is."""
+
+    text: str
+    word: bool
+
+
+def split_text(text: str, max_len: int = MAX_WORD_LEN) -> list[Piece]:
+    """The text as pieces, in order; `"".join(p.text for p in pieces) == text` always holds."""
+    pieces: list[Piece] = []
+    end = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() > end:
+            pieces.append(Piece(text[end:match.start()], False))
+        token = match.group()
+        if match.lastgroup == "word" and len(token) <= max_len:
+            pieces.extend(_word_pieces(token, max_len))
+        else:
+            pieces.append(Piece(token, False))
+        end = match.end()
+    if end < len(text):
+        pieces.append(Piece(text[end:], False))
+    return _merge_literals(pieces)
+
+
+def _word_pieces(token: str, max_len: int) -> list[Piece]:
+    """A word token (letters and digits joined by apostrophes or hyphens) as pieces: each hyphen part is
+    corrected on its own; the whole token is left alone when any part is not an ordinary ASCII word."""
+    if _ASCII_WORD.fullmatch(token):  # the common case, one plain word
+        return [Piece(token, _correctable(token, max_len))]
+    parts = re.split(r"(-)", token)  # keeps the hyphens: ["well", "-", "knwon"]
+    pieces = []
+    for part in parts:
+        if part == "-":
+            pieces.append(Piece(part, False))
+            continue
+        clitic = None if part.lower().replace("\u2019", "'") in _WHOLE_CONTRACTIONS else _CLITIC.search(part)
+        stem = part[:clitic.start()] if clitic else part
+        if not _correctable(stem, max_len) and not _known_shape(stem):
+            return [Piece(token, False)]
+        pieces.append(Piece(stem, _correctable(stem, max_len)))
+        if clitic:
+            pieces.append(Piece(clitic.group(), False))
+    return pieces
+
+
+def _correctable(word: str, max_len: int) -> bool:
+    return 2 <= len(word) <= max_len and bool(_ASCII_WORD.fullmatch(word)) and case_shape(word) is not None
+
+
+def _known_shape(word: str) -> bool:
+    """A part that is left alone without spoiling its compound: a single ASCII letter (the "e" of e-mail)."""
+    return len(word) == 1 and bool(_ASCII_WORD.fullmatch(word))
+
+
+def _merge_literals(pieces: list[Piece]) -> list[Piece]:
+    """Adjacent copied pieces joined into one, so callers see word / literal / word ..."""
+    merged: list[Piece] = []
+    run: list[str] = []  # copied text waiting to be joined (joined once: repeated += would be quadratic)
+    for piece in pieces:
+        if not piece.word:
+            run.append(piece.text)
+            continue
+        if run:
+            merged.append(Piece("".join(run), False))
+            run = []
+        merged.append(piece)
+    if run and "".join(run):
+        merged.append(Piece("".join(run), False))
+    return merged
+
+
+def case_shape(word: str) -> str | None:
+    """'lower', 'upper' or 'title' for a word written in one of those ways, else None (mixed case)."""
+    if word.islower():
+        return "lower"
+    if word.isupper():
+        return "upper"
+    if word[:1].isupper() and word[1:].islower():
+        return "title"
+    return None
+
+
+def match_case(template: str, word: str) -> str:
+    """`word` (lower case) written in the case of `template`: teh -> the, Teh -> The, TEH -> THE."""
+    shape = case_shape(template)
+    if shape == "upper":
+        return word.upper()
+    if shape == "title":
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def read_chunks(readline, limit: int = 1 << 16):
+    """Text from `readline(limit)` (a text stream's) as (text, literal) pieces that never cut a word, so memory
+    stays bounded on any input: whole lines where they are short; a longer line is cut after its last space;
+    a run of `limit` characters with no space is no word and comes as literal pieces (copied, never corrected)
+    up to the next whitespace."""
+    carry, in_long_run = "", False
+    while True:
+        line = readline(limit)
+        text, carry = carry + line, ""
+        if not text:
+            return
+        if in_long_run:  # the rest of a run too long to be a word, up to the next whitespace
+            cut = next((i for i, ch in enumerate(text) if ch.isspace()), len(text))
+            if cut:
+                yield text[:cut], True
+            text, in_long_run = text[cut:], cut == len(text)
+            if not text:
+                continue
+        if not line or line.endswith("\n") or len(line) < limit:  # a whole line, or the end of the input
+            yield text, False
+            continue
+        cut = max(text.rfind(" "), text.rfind("\t")) + 1
+        if cut == 0:
+            yield text, True
+            in_long_run = True
+        else:
+            yield text[:cut], False
+            carry = text[cut:]
