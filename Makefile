@@ -31,6 +31,23 @@ test-all: $(STAMP) ## run every test, the slow ones too
 train: $(STAMP) ## train the default recipe (the bundled model's); override with ARGS="key=value ..."
 	$(BIN)/typofix-train experiment=default $(ARGS)
 
+demo: $(STAMP) ## correct a few words and a sentence with the bundled model
+	$(BIN)/typofix correct speling recieve teh definately acommodate
+	echo "Teh QUIK brown fox recieved 3 leters from http://exmaple.com." | $(BIN)/typofix correct -
+	$(BIN)/typofix correct --explain recieve goverment
+
+plots: $(STAMP) ## the README's pictures: attention alignments and the character-embedding map of the bundled model
+	$(BIN)/typofix plot-attention recieve definately --out docs/attention.png
+	$(BIN)/typofix plot-embeddings --out docs/embeddings.png
+
+bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell, pip symspellpy/pyspellchecker)
+	command -v aspell >/dev/null && command -v hunspell >/dev/null || \
+		(apt-get update -q && apt-get install -y -q aspell aspell-en hunspell hunspell-en-us)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+
+bench: $(STAMP) ## benchmark typofix and the peers on EVAL (default data/eval) with LIMIT rows per set -> BENCHMARKS.md
+	$(BIN)/python -m bench.run --eval $(EVAL) --limit $(LIMIT) --out BENCHMARKS.md --plots docs
+
 clean: ## remove caches and generated outputs (keeps .venv)
 	rm -rf outputs multirun lightning_logs .pytest_cache .hypothesis build dist *.egg-info
 	find . -name __pycache__ -not -path './.venv/*' -prune -exec rm -rf {} +

@@ -360,7 +360,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def _fail(error, code: int) -> int:
     lines = str(error).strip().splitlines()
-    print(f"typofix: error: {lines[0] if lines else type(error).__name__}", file=sys.stderr)
+    message = f"typofix: error: {lines[0] if lines else type(error).__name__}"
+    # The message may echo the user's input (a lone surrogate from argv, say): escape what stderr cannot encode
+    # rather than fail while reporting the failure.
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    print(message.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
     return code
 
 
