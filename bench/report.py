@@ -110,9 +110,10 @@ def _method(run: Run) -> str:
         "pyspellchecker and the Norvig-style corrector only offer the words at the nearest edit distance, so "
         "their top-5 lists are often shorter than five.",
         f"- **words/s**: one process on one CPU core ({run.machine.get('timing rule', '?')}). Per set, every "
-        f"checker gets the set's distinct typos in one call (k=5) and the wall time of that call is measured, "
-        f"loading of dictionaries and models excluded (Aspell and Hunspell: one `-a` process started for the "
-        f"whole list, inside the timing). One measurement each, on a machine that may be busy: absolute "
+        f"checker gets the set's distinct typos in one call (k=5) and the wall time of that call is measured; "
+        f"loading dictionaries and models and one untimed three-word warm-up call are excluded (Aspell and "
+        f"Hunspell start one `-a` process for the whole list, inside the timing). One measurement each, on a "
+        f"machine that may be busy: absolute "
         f"words/s vary between machines and runs, so speed is also given as a ratio to {SPEED_BASE} measured "
         f"in the same run.",
         f"- {limit}",
@@ -186,11 +187,12 @@ def _false_table(run: Run) -> str:
         f"Each checker gets two samples of {run.sample_size:,} words from `data/words.tsv` (seed {run.seed}): "
         "**by frequency** draws with replacement in proportion to the word's count (the words of running text), "
         "**uniform** draws distinct entries of the list with equal chance (rare words included). Counted: words "
-        "whose top-1 is not the word itself (lower is better). The Norvig-style corrector and typofix use "
-        "`data/words.tsv` as their lexicon, and SymSpell's dictionary is its source, so they accept these words "
-        "by construction; for them the test only checks that they leave known words alone. Aspell, Hunspell "
-        "and pyspellchecker have their own word lists, and the uniform sample includes lowercased names and "
-        "abbreviations that they may rightly question.\n",
+        "whose top-1 is not the word itself (lower is better). The Norvig-style corrector's lexicon is "
+        "`data/words.tsv` and SymSpell's dictionary is that list's source, so both accept every sampled word by "
+        "construction. typofix reads the same list but does not take every listed word as final: it may "
+        "replace a rare listed word by a likelier one, which is what this test catches. "
+        "Aspell, Hunspell and pyspellchecker have their own word lists, and the uniform sample includes "
+        "lowercased names and abbreviations that they may rightly question.\n",
         "| checker | " + " | ".join(f"changed, {n}" for n in samples) + " | examples |",
         "|---|" + "---:|" * len(samples) + "---|",
     ]

@@ -31,9 +31,13 @@ def test_case_is_kept(corrector):
     assert corrector.correct("TEH") == lower.upper()
 
 
-def test_known_words_are_left_alone(corrector):
-    assert corrector.correct_text("the brown fox") == "the brown fox"
-    assert corrector.suggest("the", 3)[0][0] == "the"
+def test_known_words_are_left_alone(tiny_ckpt):
+    every_listed = Corrector.load(tiny_ckpt, beam=2, known_min_count=1)
+    assert every_listed.correct_text("the brown fox planed") == "the brown fox planed"
+    assert every_listed.suggest("fox", 3)[0][0] == "fox"
+    common_only = Corrector.load(tiny_ckpt, beam=2, known_min_count=10_000_000)
+    assert common_only.is_known("the") and not common_only.is_known("planed")
+    assert common_only.suggest("the", 3)[0][0] == "the"
 
 
 def test_pass_through(corrector):
