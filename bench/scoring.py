@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from typofix.typos import osa_distance  # the eval README's distance; pure Python, no torch
+
 Rows = Sequence[tuple[str, str]]
 Predictions = Mapping[str, Sequence[str]]
 
@@ -66,27 +68,6 @@ def unchanged_share(rows: Rows, predictions: Predictions) -> float:
 def changed_words(words: Sequence[str], predictions: Predictions) -> list[tuple[str, str]]:
     """The correct words a checker changed, as ``(word, correction)``: its false corrections."""
     return [(w, top1(w, predictions[w])) for w in words if top1(w, predictions[w]) != w]
-
-
-def osa_distance(a: str, b: str) -> int:
-    """Optimal string alignment (restricted Damerau-Levenshtein) distance.
-
-    Insertions, deletions, substitutions and transpositions of adjacent
-    characters cost 1; no substring is edited twice (so ``ca``->``abc`` is 3,
-    not 2 as in unrestricted Damerau). The eval README uses this distance.
-    """
-    # d[i][j] = distance between a[:i] and b[:j]; three rows suffice for the transposition term.
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = 0 if a[i - 1] == b[j - 1] else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[len(b)]
 
 
 def distance_bucket(distance: int) -> str:

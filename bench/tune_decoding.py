@@ -71,7 +71,7 @@ def decode_raw(model_path, beam, alpha, edits, words):
     """{word: [(candidate, length-normalised log P, log prior, edits from the word), ...]} from one
     lexicon-constrained decode with the prior and edit weight off (every candidate kept), and its words/s."""
     from typofix.corrector import Corrector
-    from typofix.decode import osa_distance
+    from typofix.typos import osa_distance
 
     corrector = Corrector.load(model_path, beam=beam, prior_weight=0.0, alpha=alpha, known_min_count=0,
                                edit_candidates=edits, edit_weight=0.0)

@@ -9,8 +9,9 @@ import torch
 
 from typofix.corrector import build_model, read_checkpoint
 from typofix.decode import (Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, greedy, length_normalised,
-                            osa_distance, rerank, score_outputs, stack_attention)
+                            rerank, score_outputs, stack_attention)
 from typofix.lexicon import Lexicon
+from typofix.typos import osa_distance
 
 WORDS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
 

@@ -253,3 +253,18 @@ def _apply(text: str, edits: list[Edit], kind: str, start: int, end: int, replac
     moved = [Edit(e.kind, e.start + delta, e.end + delta, e.before, e.after) if e.start >= end else e for e in edits]
     new_text = text[:start] + replacement + text[end:]
     return new_text, moved + [Edit(kind, start, start + len(replacement), text[start:end], replacement)]
+
+
+def osa_distance(a: str, b: str) -> int:
+    """Optimal string alignment (restricted Damerau-Levenshtein) distance: insertions, deletions,
+    substitutions and adjacent transpositions cost 1, and no substring is edited twice."""
+    # d[i][j] = distance between a[:i] and b[:j]; three rows suffice for the transposition term.
+    before, prev = [], list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], before[j - 2] + 1)
+        before, prev = prev, cur
+    return prev[len(b)]
