@@ -14,20 +14,7 @@ from collections import Counter
 import numpy as np
 
 from typofix.data import TypoDataModule, read_pairs, resolve_dev_set
-
-
-def osa_distance(a: str, b: str) -> int:
-    """Optimal string alignment distance: insertions, deletions, substitutions, adjacent transpositions."""
-    prev2, prev = None, list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[len(b)]
+from typofix.typos import osa_distance
 
 
 def profile(pairs) -> dict[str, float]:
@@ -52,9 +39,10 @@ def main() -> None:
         p = profile(pairs)
         mean_len = np.mean([len(w) for _, w in pairs])
         print(f"| {name} | {len(pairs)} | {p['0']:.1f} | {p['1']:.1f} | {p['2']:.1f} | {p['>2']:.1f} | {mean_len:.1f} |")
-    counted = Counter(e.kind for i in range(5000) for e in dm.generator.sample(generated[i][1], args.seed, 0, i).edits)
+    n_kinds = min(5000, len(generated))  # the same samples again, now with their edits: a subset is enough
+    counted = Counter(e.kind for i in range(n_kinds) for e in dm.generator.sample(generated[i][1], args.seed, 0, i).edits)
     total = sum(counted.values())
-    print("\nedit kinds (share of edits, first 5000 samples): " +
+    print(f"\nedit kinds (share of edits, first {n_kinds} samples): " +
           ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in counted.most_common()))
 
 
