@@ -101,6 +101,30 @@ def test_resume_equals_continuous(continuous_run, tmp_path, step):
         torch.testing.assert_close(resumed["state_dict"][name], weight, msg=name)
 
 
+# --- a second stage from given weights --------------------------------------------------------------------------
+
+def test_init_weights_starts_from_the_weights_alone(continuous_run, tmp_path):
+    """init_weights copies the model weights and nothing else: the step count, schedule and data start over."""
+    first = load(continuous_run / "checkpoints" / "last.ckpt")
+    _, system, _ = build(config(tmp_path, f"init_weights={q(continuous_run / 'checkpoints' / 'last.ckpt')}"))
+    for name, weight in system.model.state_dict().items():
+        torch.testing.assert_close(weight, first["state_dict"][f"model.{name}"], msg=name)
+    train(config(tmp_path, f"init_weights={q(continuous_run / 'checkpoints' / 'last.ckpt')}"))
+    second = load(tmp_path / "checkpoints" / "last.ckpt")
+    assert second["global_step"] == 16  # counted from zero again, not from the first run's 16
+    assert any(not torch.equal(weight, first["state_dict"][name]) for name, weight in second["state_dict"].items())
+
+
+def test_init_weights_of_another_shape_is_a_one_line_error(continuous_run, tmp_path):
+    done = subprocess.run(train_command(tmp_path, "model.emb_size=8",
+                                        f"init_weights={q(continuous_run / 'checkpoints' / 'last.ckpt')}"),
+                          capture_output=True, text=True, env=ENV, timeout=300)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("typofix-train: error: init_weights ") and "does not fit" in last
+
+
 # --- SIGTERM --------------------------------------------------------------------------------------------------
 
 def test_sigterm_saves_a_resumable_checkpoint_and_exits_nonzero(tmp_path):

@@ -21,6 +21,7 @@ from lightning.pytorch.utilities.exceptions import SIGTERMException
 from lightning.pytorch.utilities.rank_zero import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
+from typofix.corrector import ModelError, read_checkpoint
 from typofix.data import DataError
 from typofix.lexicon import LexiconError
 from typofix.system import NonFiniteLossError
@@ -86,6 +87,20 @@ def last_checkpoint_path(trainer) -> Path:
     return Path(folder) / "last.ckpt"
 
 
+def load_initial_weights(system, path) -> None:
+    """Copy the model weights of a checkpoint or export into `system` (nothing else: not the optimiser, the
+    schedule or the data position, which is what sets a second stage apart from a resume)."""
+    checkpoint = read_checkpoint(path)
+    if checkpoint.alphabet != system.vocab.alphabet:
+        raise ModelError(f"init_weights {path}: alphabet {checkpoint.alphabet!r} differs from this run's "
+                         f"{system.vocab.alphabet!r}")
+    try:
+        system.model.load_state_dict(checkpoint.state_dict)  # fp16 exports are copied into float32 parameters
+    except RuntimeError as err:
+        first = (str(err).strip().splitlines() or ["mismatch"])[0][:160]
+        raise ModelError(f"init_weights {path} does not fit model.* of this run ({first})") from None
+
+
 def build(cfg: DictConfig):
     """(datamodule, system, trainer) from a composed config; the datamodule is set up first so the system
     knows the names of its validation sets."""
@@ -95,6 +110,8 @@ def build(cfg: DictConfig):
     datamodule = instantiate(cfg.data, _convert_="all")
     datamodule.setup("fit")
     system = instantiate(cfg.model, _convert_="all", val_set_names=datamodule.val_set_names)
+    if cfg.get("init_weights"):
+        load_initial_weights(system, cfg.init_weights)
     callbacks = [instantiate(c) for c in (cfg.get("callbacks") or {}).values() if c is not None]
     # Fault tolerance is not a tunable, so not config: exact resume, a checkpoint on SIGTERM, atomic files.
     callbacks += [RngState(), SigtermCheckpoint()]
@@ -127,7 +144,8 @@ def _hydra_main(cfg: DictConfig) -> None:
         train(cfg)
     except TrainingStopped as err:
         _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
-    except (DataError, LexiconError, NonFiniteLossError, FileNotFoundError, InstantiationException) as err:
+    except (DataError, LexiconError, ModelError, NonFiniteLossError, FileNotFoundError,
+            InstantiationException) as err:
         # They already say what is wrong and where (a bad config value: which key): no traceback, one line.
         _fail("error: " + " ".join(str(err).split()), 1)
 
