@@ -44,3 +44,24 @@ def test_malformed_lists_name_the_problem(tmp_path, content, message):
 def test_missing_list_is_a_clear_error(tmp_path):
     with pytest.raises(LexiconError, match="word list not found"):
         Lexicon.from_tsv(tmp_path / "absent.tsv")
+
+
+@pytest.mark.parametrize("max_edits", [0, 1, 2])
+def test_trie_within_finds_exactly_the_words_in_reach(max_edits):
+    """Against brute force: the optimal-string-alignment distance to every listed word."""
+    from typofix.typos import osa_distance
+
+    lexicon = Lexicon.from_tsv()
+    words = sorted(lexicon.counts)[::40]  # ~2,000 words of every length and letter
+    small = Lexicon({w: 1 for w in words})
+    for typo in ["recieve", "teh", "acommodate", "a", "abstracts", "zzz", "tpyo"]:
+        expected = {w for w in words if osa_distance(typo, w) <= max_edits}
+        found = small.trie.within(typo, max_edits)
+        assert sorted(found) == sorted(expected), typo
+        assert len(found) == len(set(found))
+
+
+def test_trie_within_counts_a_swap_as_one_edit():
+    trie = Lexicon({"the": 5, "then": 1, "ten": 1}).trie
+    assert set(trie.within("teh", 1)) == {"the", "ten"}
+    assert trie.within("hte", 0) == []
