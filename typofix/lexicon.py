@@ -6,6 +6,8 @@ import math
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
+
 
 class LexiconError(ValueError):
     """A word list that is missing or malformed; the message names the file and line."""
@@ -37,33 +39,79 @@ class PrefixTrie:
                     self.is_word.append(False)
                 node = nxt
             self.is_word[node] = True
+        self._flat = None
 
     def __len__(self) -> int:
         return len(self.children)
 
     def within(self, word: str, max_edits: int) -> list[str]:
         """Every word at most `max_edits` optimal-string-alignment edits from `word` (insertions, deletions,
-        substitutions, adjacent transpositions), found by walking the trie with one row of the edit-distance
-        table per node and pruning a branch once no cell of its row is within reach: lexicon words two edits
-        away in ~10-30 ms, where generating every string two edits away and looking each up takes seconds."""
+        substitutions, adjacent transpositions).
+
+        Walks the trie one depth at a time with one row of the edit-distance table per node, all nodes of a
+        depth in one numpy array, and stops extending a node once no cell of its row is within reach: the words
+        two edits from a typo in a few milliseconds, where generating every string two edits away and looking
+        each up takes seconds."""
+        parent, chars, first_child, is_word = self._arrays()
+        target = np.frombuffer(word.encode("utf-32-le"), dtype=np.uint32)  # (n,) code points
         width = len(word) + 1
+        nodes = np.zeros(1, dtype=np.int64)  # the frontier: trie nodes of one depth (M,)
+        rows = np.arange(width, dtype=np.int32)[None, :]  # (M, n + 1) edit distances of their prefixes
+        above = np.full_like(rows, width)  # (M, n + 1) the parents' rows (for transpositions)
         found = []
-        # Each entry: (node, prefix written so far, its row, the parent's row, the parent's last character).
-        stack = [(child, char, list(range(width)), None, "") for char, child in self.children[0].items()]
-        while stack:
-            node, prefix, above, above2, previous = stack.pop()
-            char = prefix[-1]
-            row = [above[0] + 1]
+        while len(nodes):
+            alive = rows.min(axis=1) <= max_edits  # (M,) a node all of whose cells are out of reach has no heirs
+            nodes, rows, above = nodes[alive], rows[alive], above[alive]
+            counts = first_child[nodes + 1] - first_child[nodes]  # (M,)
+            heir_of = np.repeat(np.arange(len(nodes)), counts)  # (M',) frontier index of each child's parent
+            starts = np.repeat(first_child[nodes] - np.cumsum(counts) + counts, counts)
+            children = starts + np.arange(len(heir_of))  # (M',) children are stored contiguously per parent
+            parent_rows, grand_rows = rows[heir_of], above[heir_of]  # (M', n + 1)
+            char, parent_char = chars[children], chars[parent[children]]  # (M',)
+            new = np.empty_like(parent_rows)
+            new[:, 0] = parent_rows[:, 0] + 1
             for j in range(1, width):
-                cost = min(row[j - 1] + 1, above[j] + 1, above[j - 1] + (word[j - 1] != char))
-                if above2 is not None and j > 1 and word[j - 1] == previous and word[j - 2] == char:
-                    cost = min(cost, above2[j - 2] + 1)  # the last two characters swapped
-                row.append(cost)
-            if row[-1] <= max_edits and self.is_word[node]:
-                found.append(prefix)
-            if min(row) <= max_edits:
-                stack.extend((child, prefix + c, row, above, char) for c, child in self.children[node].items())
+                cost = np.minimum(new[:, j - 1] + 1, parent_rows[:, j] + 1)
+                cost = np.minimum(cost, parent_rows[:, j - 1] + (target[j - 1] != char))
+                if j > 1:  # the last two characters swapped
+                    swapped = (target[j - 1] == parent_char) & (target[j - 2] == char)
+                    cost = np.where(swapped, np.minimum(cost, grand_rows[:, j - 2] + 1), cost)
+                new[:, j] = cost
+            hits = children[is_word[children] & (new[:, -1] <= max_edits)]
+            found.extend(self._spell(node) for node in hits.tolist())
+            nodes, rows, above = children, new, parent_rows
         return found
+
+    def _arrays(self):
+        """The trie as flat arrays, built on first use: each node's parent and last character (a code point;
+        the root's is 0), the children of node i at ids first_child[i]:first_child[i + 1] (ids are renumbered
+        breadth-first so that holds), and is_word."""
+        if self._flat is None:
+            kids = [self.children[0]]  # per new id, the old children map; new ids are handed out breadth-first
+            parent, letters, counts, ends = [0], [""], [], []
+            for new_id, children in enumerate(kids):  # grows while it runs: a breadth-first queue
+                counts.append(len(children))
+                for letter, child in children.items():
+                    kids.append(self.children[child])
+                    parent.append(new_id)
+                    letters.append(letter)
+                    ends.append(child)
+            is_word = np.zeros(len(kids), dtype=bool)
+            is_word[1:] = np.array(self.is_word, dtype=bool)[ends]
+            chars = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32)
+            chars = np.concatenate([[0], chars]).astype(np.uint32)  # the root has no character
+            first_child = np.concatenate([[1], 1 + np.cumsum(counts)])  # (N + 1,); the root's children start at 1
+            self._flat = (np.array(parent, dtype=np.int64), chars, first_child, is_word)
+        return self._flat
+
+    def _spell(self, node: int) -> str:
+        """The word a node of `_arrays`' numbering ends."""
+        parent, chars, _, _ = self._flat
+        letters = []
+        while node:
+            letters.append(chr(chars[node]))
+            node = int(parent[node])
+        return "".join(reversed(letters))
 
     def walk(self, prefix: str) -> int:
         """Node id of `prefix`, or -1 when no word starts with it."""
