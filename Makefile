@@ -8,7 +8,7 @@ EVAL ?= data/eval
 LIMIT ?= 5000
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all train demo plots bench bench-peers ablation clean
+.PHONY: help install test test-all train onnx demo plots bench bench-peers ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ test-all: $(STAMP) ## run every test, the slow ones too
 
 train: $(STAMP) ## train the default recipe (the bundled model's); override with ARGS="key=value ..."
 	$(BIN)/typofix-train experiment=default $(ARGS)
+
+onnx: $(STAMP) ## regenerate the bundled ONNX model (typofix/models/default.onnxz) from typofix/models/default.pt
+	$(BIN)/typofix export typofix/models/default.pt typofix/models/default.onnxz
 
 demo: $(STAMP) ## correct a few words and a sentence with the bundled model
 	$(BIN)/typofix correct speling recieve teh definately acommodate

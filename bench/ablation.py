@@ -27,7 +27,8 @@ from matplotlib.figure import Figure
 from omegaconf import OmegaConf
 from torchmetrics.functional.text import char_error_rate
 
-from typofix.corrector import Corrector, build_model, read_checkpoint
+from typofix.checkpoint import build_model, read_checkpoint
+from typofix.corrector import Corrector
 from typofix.data import TypoDataModule, collate, encode_pair, read_pairs, resolve_dev_set
 from typofix.decode import greedy
 from typofix.model import ATTENTION_KINDS, Seq2Seq

@@ -15,7 +15,7 @@ generator says where its edit is (`Typo.edits`, a span in the typo). Three local
   edge characters trimmed, insertions and deletions slid right across repeated letters), since "buter" misses
   its second "t" as much as its first.
 * **copy probability**: the input character the model least believes when asked to write the typo back
-  unchanged (`decode.output_log_probs`): a hit when it lies in the edit's span (a missing-character edit: the
+  unchanged (`search.forced_log_probs`): a hit when it lies in the edit's span (a missing-character edit: the
   character right after the gap, or the end of the word).
 * **attention**: the input positions the output does not copy one-to-one (`explain.uncopied_positions` on the
   attention of the model's top output): a hit when they are exactly the span's positions (missing characters:
@@ -33,8 +33,8 @@ import torch
 
 from typofix.corrector import Corrector
 from typofix.data import TypoDataModule
-from typofix.decode import output_log_probs
 from typofix.explain import changes, normalized_change, uncopied_positions
+from typofix.search import forced_log_probs
 from typofix.typos import TypoGenerator
 
 SAMPLINGS = {
@@ -67,11 +67,11 @@ def positions(change) -> set[int]:
     return set(range(change.start, change.end)) if change.end > change.start else {change.start}
 
 
-def copy_probabilities(corrector: Corrector, typo: str) -> torch.Tensor:
+def copy_probabilities(corrector: Corrector, typo: str) -> np.ndarray:
     """P(the model writes typo[t] | typo[:t], typo) for every t, then P(end of word): (len(typo) + 1,)."""
     ids = corrector.vocab.encode(typo)
-    src = torch.tensor([ids])  # (1, S)
-    return output_log_probs(corrector.model, src, torch.tensor([len(ids)]), [ids])[0].exp()
+    src = np.array([ids], dtype=np.int64)  # (1, S)
+    return np.exp(forced_log_probs(corrector.stepper, src, np.array([len(ids)]), [ids])[0][0])
 
 
 def score(corrector: Corrector, rows) -> tuple[Counter, dict[str, Counter]]:
@@ -84,7 +84,7 @@ def score(corrector: Corrector, rows) -> tuple[Counter, dict[str, Counter]]:
         suspect = int(copy_probabilities(corrector, typo).argmin())  # len(typo) stands for the end of the word
         best = corrector.explain(typo, k=1)[0]
         attention = (best.attn is not None
-                     and set(uncopied_positions(typo, best.word, best.attn.float().numpy())) == positions(truth))
+                     and set(uncopied_positions(typo, best.word, best.attn)) == positions(truth))
         hits = {"n": True, "explain": located, "copy": suspect in positions(truth), "attention": attention,
                 "corrected": output == word, "corrected and located": output == word and located}
         total.update(k for k, v in hits.items() if v)

@@ -9,10 +9,11 @@ import sys
 
 import pytest
 
-from typofix.corrector import bundled_model_path
+from typofix.modelfile import bundled_model_path, bundled_onnx_path
 
 BUNDLED = bundled_model_path()
 needs_bundled = pytest.mark.skipif(not BUNDLED.is_file(), reason="the bundled model is not exported yet")
+needs_bundled_onnx = pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")
 
 
 def typofix(*args: str, stdin: bytes | str = b"") -> subprocess.CompletedProcess:
@@ -87,6 +88,38 @@ def test_model_errors(tmp_path, tiny_ckpt):
     one_line_error(typofix("correct", "--model", str(corrupt), "teh"), 1)
 
 
+def test_onnx_model_errors(tmp_path, tiny_ckpt):
+    one_line_error(typofix("correct", "--model", str(tmp_path / "missing.onnxz"), "teh"), 1)
+    good = tmp_path / "good.onnxz"
+    assert typofix("export", str(tiny_ckpt), str(good)).returncode == 0
+    data = good.read_bytes()
+    for name, content in {"truncated.onnxz": data[:len(data) // 2], "junk.onnxz": b"PK\x03\x04 junk"}.items():
+        (tmp_path / name).write_bytes(content)
+        one_line_error(typofix("correct", "--model", str(tmp_path / name), "teh"), 1)
+        one_line_error(typofix("evaluate", "data/eval/norvig-testset1.tsv", "--model", str(tmp_path / name)), 1)
+    one_line_error(typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(good)), 1)
+
+
+TORCH_LOADED = ("import sys; from typofix.cli import main; code = main(sys.argv[1:]); "
+                "print('torch' in sys.modules, file=sys.stderr); sys.exit(code)")
+
+
+def imports_torch(*args: str) -> bool:
+    """Whether `typofix ARGS` (in-process in a fresh interpreter) ends with torch imported; it must succeed."""
+    done = subprocess.run([sys.executable, "-c", TORCH_LOADED, *args], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert done.returncode == 0, done.stderr
+    return done.stderr.strip().splitlines()[-1] == "True"
+
+
+@needs_bundled_onnx
+def test_correct_and_evaluate_never_import_torch_with_the_onnx_model():
+    assert not imports_torch("correct", "teh")
+    assert not imports_torch("correct", "--explain", "--top-k", "1", "recieve")
+    assert not imports_torch("evaluate", "data/eval/norvig-testset1.tsv", "--limit", "5")
+    assert imports_torch("correct", "--model", str(BUNDLED), "teh")  # a torch model needs torch: the check sees it
+
+
 def test_usage_errors(tmp_path):
     one_line_error(typofix(), 2)
     one_line_error(typofix("correct", "--beam", "0", "teh"), 2)
@@ -113,6 +146,14 @@ def test_export(tiny_ckpt, tmp_path):
     assert out.is_file() and out.stat().st_size < 10_000_000
     assert not list(out.parent.glob(".*.tmp"))
     assert typofix("correct", "--model", str(out), "the").stdout == b"the\n"
+    onnx = tmp_path / "models" / "slim.onnxz"
+    done = typofix("export", str(out), str(onnx))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().startswith(f"wrote {onnx} (")
+    assert not list(out.parent.glob(".*.tmp"))
+    words = ["speling", "recieve", "the"]
+    assert (typofix("correct", "--model", str(onnx), *words).stdout
+            == typofix("correct", "--model", str(out), *words).stdout)
 
 
 # --- plot-attention, plot-embeddings, correct --explain ----------------------------------------------------

@@ -8,7 +8,8 @@ import sys
 import pytest
 import torch
 
-from typofix.corrector import Corrector, ModelError, one_edit_words, read_checkpoint
+from typofix.checkpoint import read_checkpoint
+from typofix.corrector import Corrector, ModelError, one_edit_words
 from typofix.export import export
 from typofix.text import split_text
 

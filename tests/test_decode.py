@@ -1,16 +1,20 @@
-"""Decoding on a real (tiny) model: beam search against greedy, the lexicon constraint, scoring, reranking."""
+"""Decoding on a real (tiny) model: beam search (`typofix.search`, through the torch stepper) against greedy
+(`typofix.decode`), the lexicon constraint, scoring, reranking."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
-from typofix.corrector import build_model, read_checkpoint
-from typofix.decode import (Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, greedy, length_normalised,
-                            rerank, score_outputs, stack_attention)
+from typofix.checkpoint import build_model, read_checkpoint
+from typofix.decode import greedy
 from typofix.lexicon import Lexicon
+from typofix.search import (Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, forced_log_probs,
+                            length_normalised, rerank, stack_attention)
+from typofix.torch_stepper import TorchStepper
 from typofix.typos import osa_distance
 
 WORDS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
@@ -22,11 +26,18 @@ def model_vocab(tiny_ckpt):
 
 
 @pytest.fixture(scope="module")
+def stepper(model_vocab):
+    return TorchStepper(model_vocab[0])
+
+
+@pytest.fixture(scope="module")
 def batch(model_vocab):
+    """src (B, S), src_len (B,) as numpy arrays (the search's input)."""
     _, vocab = model_vocab
-    ids = [torch.tensor(vocab.encode(w)) for w in WORDS]
-    src = torch.nn.utils.rnn.pad_sequence(ids, batch_first=True, padding_value=vocab.pad_id)  # (B, S)
-    return src, torch.tensor([len(w) for w in WORDS])
+    src = np.full((len(WORDS), max(map(len, WORDS))), vocab.pad_id, dtype=np.int64)  # (B, S)
+    for row, word in enumerate(WORDS):
+        src[row, :len(word)] = vocab.encode(word)
+    return src, np.array([len(w) for w in WORDS])
 
 
 @pytest.fixture(scope="module")
@@ -34,18 +45,18 @@ def small_lexicon():
     return Lexicon({"spelling": 50, "spell": 40, "receive": 30, "the": 100, "tea": 5, "a": 90, "weird": 7})
 
 
-def test_beam_of_width_one_is_greedy(model_vocab, batch):
+def test_beam_of_width_one_is_greedy(model_vocab, stepper, batch):
     model, vocab = model_vocab
-    found = greedy(model, *batch)
-    beams = beam_search(model, *batch, beam=1, alpha=0.0)  # raw scores: nothing after the first EOS can win
+    found = greedy(model, *map(torch.from_numpy, batch))
+    beams = beam_search(stepper, *batch, beam=1, alpha=0.0)  # raw scores: nothing after the first EOS can win
     assert [vocab.decode(row) for row in found.ids] == [vocab.decode(b[0].ids) for b in beams]
     assert torch.allclose(found.log_probs, torch.tensor([b[0].log_prob for b in beams]), atol=1e-4)
 
 
-def test_constrained_beam_writes_only_lexicon_words(model_vocab, batch, small_lexicon):
-    model, vocab = model_vocab
+def test_constrained_beam_writes_only_lexicon_words(model_vocab, stepper, batch, small_lexicon):
+    _, vocab = model_vocab
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
-    beams = beam_search(model, *batch, beam=4, constraint=constraint)
+    beams = beam_search(stepper, *batch, beam=4, constraint=constraint)
     assert all(beams)
     for hyps in beams:
         words = [vocab.decode(h.ids) for h in hyps]
@@ -53,10 +64,9 @@ def test_constrained_beam_writes_only_lexicon_words(model_vocab, batch, small_le
         assert len(set(words)) == len(words)  # distinct paths, distinct words
 
 
-def test_beam_scores_sorted_and_attention_shaped(model_vocab, batch):
-    model, _ = model_vocab
+def test_beam_scores_sorted_and_attention_shaped(stepper, batch):
     src, src_len = batch
-    beams = beam_search(model, src, src_len, beam=5, n_best=3, alpha=0.7)
+    beams = beam_search(stepper, src, src_len, beam=5, n_best=3, alpha=0.7)
     for hyps, length in zip(beams, src_len.tolist()):
         assert 1 <= len(hyps) <= 3
         scores = [h.score for h in hyps]
@@ -64,20 +74,20 @@ def test_beam_scores_sorted_and_attention_shaped(model_vocab, batch):
         for h in hyps:
             assert h.score == pytest.approx(length_normalised(h.log_prob, len(h.ids) + 1, 0.7))
             assert h.attn.shape == (len(h.ids) + 1, length)  # (T, S): every output step incl. EOS
-            assert torch.allclose(h.attn.sum(-1), torch.ones(len(h.ids) + 1), atol=1e-5)
+            assert np.allclose(h.attn.sum(-1), np.ones(len(h.ids) + 1), atol=1e-5)
     attn = stack_attention([hyps[0] for hyps in beams])  # (B, T, S), zero-padded
-    assert attn.shape == (len(WORDS), max(len(b[0].ids) + 1 for b in beams), src.size(1))
-    assert torch.equal(attn[0, :len(beams[0][0].ids) + 1, :src_len[0]], beams[0][0].attn)
+    assert attn.shape == (len(WORDS), max(len(b[0].ids) + 1 for b in beams), src.shape[1])
+    assert np.array_equal(attn[0, :len(beams[0][0].ids) + 1, :src_len[0]], beams[0][0].attn)
 
 
-def test_batching_does_not_change_results(model_vocab, batch, small_lexicon):
+def test_batching_does_not_change_results(model_vocab, stepper, batch, small_lexicon):
     """Padding, and words leaving the batch early, must not change any word's hypotheses."""
-    model, vocab = model_vocab
+    _, vocab = model_vocab
     src, src_len = batch
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
-    together = beam_search(model, src, src_len, beam=3, constraint=constraint)
+    together = beam_search(stepper, src, src_len, beam=3, constraint=constraint)
     for i in range(len(WORDS)):
-        alone = beam_search(model, src[i:i + 1, :src_len[i]], src_len[i:i + 1], beam=3, constraint=constraint)[0]
+        alone = beam_search(stepper, src[i:i + 1, :src_len[i]], src_len[i:i + 1], beam=3, constraint=constraint)[0]
         assert [h.ids for h in alone] == [h.ids for h in together[i]]
         assert [h.log_prob for h in alone] == pytest.approx([h.log_prob for h in together[i]], abs=1e-4)
 
@@ -89,23 +99,24 @@ def test_constraint_masks_follow_the_trie(model_vocab, small_lexicon):
     spell, spel = trie.walk("spell"), trie.walk("spel")
     allowed = constraint.allowed([0, spel, spell])  # (3, V)
     ids = lambda chars: {vocab.encode(c)[0] for c in chars}  # noqa: E731
-    assert set(allowed[0].nonzero().flatten().tolist()) == ids("srtaw")
-    assert set(allowed[1].nonzero().flatten().tolist()) == ids("l")  # no EOS: "spel" is no word
-    assert set(allowed[2].nonzero().flatten().tolist()) == ids("i") | {vocab.eos_id}
+    assert set(np.flatnonzero(allowed[0]).tolist()) == ids("srtaw")
+    assert set(np.flatnonzero(allowed[1]).tolist()) == ids("l")  # no EOS: "spel" is no word
+    assert set(np.flatnonzero(allowed[2]).tolist()) == ids("i") | {vocab.eos_id}
     assert constraint.advance([spel], ids("l")) == [spell]
 
 
-def test_score_outputs_agrees_with_greedy(model_vocab, batch):
+def test_forced_scores_agree_with_greedy(model_vocab, stepper, batch):
     model, _ = model_vocab
-    found = greedy(model, *batch)
+    found = greedy(model, *map(torch.from_numpy, batch))
     outputs = [[i for i in row.tolist() if i not in (model.eos_id, model.pad_id)] for row in found.ids]
-    assert score_outputs(model, *batch, outputs) == pytest.approx(found.log_probs.tolist(), abs=1e-4)
+    log_probs, _ = forced_log_probs(stepper, *batch, outputs)  # (B, T)
+    assert log_probs.sum(axis=1).tolist() == pytest.approx(found.log_probs.tolist(), abs=1e-4)
 
 
-def test_rerank_adds_the_weighted_prior(model_vocab, batch, small_lexicon):
-    model, vocab = model_vocab
+def test_rerank_adds_the_weighted_prior(model_vocab, stepper, batch, small_lexicon):
+    _, vocab = model_vocab
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
-    hyps = beam_search(model, *batch, beam=4, constraint=constraint)[2]
+    hyps = beam_search(stepper, *batch, beam=4, constraint=constraint)[2]
     words = [vocab.decode(h.ids) for h in hyps]
     assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0)] == words
     ranked = rerank(hyps, words, small_lexicon, 1000.0)  # the prior dominates: most frequent first
@@ -121,21 +132,20 @@ def test_length_normalisation():
     assert math.isclose(length_normalised(-6.0, 4, 0.5), -3.0)
 
 
-def test_forced_hypotheses_match_the_beams(model_vocab, batch):
+def test_forced_hypotheses_match_the_beams(stepper, batch):
     """A candidate scored from outside the beam gets the very score and attention the beam gave it."""
-    model, _ = model_vocab
     src, src_len = batch
-    beams = beam_search(model, src, src_len, beam=3, alpha=0.5)
+    beams = beam_search(stepper, src, src_len, beam=3, alpha=0.5)
     rows = [i for i, hyps in enumerate(beams) for _ in hyps]
     found = [h for hyps in beams for h in hyps]
-    forced = forced_hypotheses(model, src[rows], src_len[rows], [h.ids for h in found], alpha=0.5)
+    forced = forced_hypotheses(stepper, src[rows], src_len[rows], [h.ids for h in found], alpha=0.5)
     for beam_hyp, forced_hyp in zip(found, forced):
         assert forced_hyp.ids == beam_hyp.ids
         assert forced_hyp.score == pytest.approx(beam_hyp.score, abs=1e-4)
-        assert torch.allclose(forced_hyp.attn, beam_hyp.attn, atol=1e-5)
+        assert np.allclose(forced_hyp.attn, beam_hyp.attn, atol=1e-5)
 
 
-def test_edit_weight_prefers_the_nearer_word(model_vocab, small_lexicon):
+def test_edit_weight_prefers_the_nearer_word(small_lexicon):
     hyps = [Hypothesis([], -1.0, -1.0), Hypothesis([], -1.2, -1.2)]  # the model slightly prefers "spell"
     words = ["spell", "spelling"]
     assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0, "speling")] == ["spell", "spelling"]

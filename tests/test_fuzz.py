@@ -117,17 +117,28 @@ def test_cli_words_as_arguments(corrector, words):
     assert out == expected.encode("utf-8", errors="surrogateescape")
 
 
+@pytest.fixture(scope="module")
+def tiny_onnx(tiny_ckpt, tmp_path_factory) -> Path:
+    from typofix.export import export
+
+    out = tmp_path_factory.mktemp("onnx") / "tiny.onnxz"
+    export(tiny_ckpt, out)
+    return out
+
+
+@pytest.mark.parametrize("suffix", [".ckpt", ".onnxz"])
 @settings(max_examples=25, deadline=None)
 @given(cut=st.floats(0, 1), flips=st.lists(st.tuples(st.floats(0, 1), st.integers(1, 255)), max_size=4))
-def test_damaged_model_files_fail_in_one_line(tiny_ckpt, cut, flips):
-    data = bytearray(tiny_ckpt.read_bytes()[:max(1, int(cut * tiny_ckpt.stat().st_size))])
+def test_damaged_model_files_fail_in_one_line(tiny_ckpt, tiny_onnx, suffix, cut, flips):
+    model = tiny_ckpt if suffix == ".ckpt" else tiny_onnx
+    data = bytearray(model.read_bytes()[:max(1, int(cut * model.stat().st_size))])
     for where, xor in flips:
         data[int(where * (len(data) - 1))] ^= xor
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder, "damaged.ckpt")
+        path = Path(folder, "damaged" + suffix)
         path.write_bytes(bytes(data))
         code, out, err = run_cli(["correct", "--model", str(path), "--no-lexicon", "teh", "speling"])
-    if code == 0:  # damage that torch cannot see (a flipped bit in a weight) still gives an answer
+    if code == 0:  # damage that the runtime cannot see (a flipped bit in a weight) still gives an answer
         assert err == "" and len(out.splitlines()) == 2
     else:
         one_line_error(code, err, 1)

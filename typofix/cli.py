@@ -48,8 +48,8 @@ def _non_negative_float(text: str) -> float:
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model and decoding")
-    group.add_argument("--model", metavar="PATH", help="model file: a slim export or a training .ckpt "
-                       "(default: the bundled model)")
+    group.add_argument("--model", metavar="PATH", help="model file: an ONNX export (.onnxz, run by onnxruntime), "
+                       "a slim export (.pt) or a training .ckpt (run by torch) (default: the bundled model)")
     group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width; 1 is greedy (default: tuned)")
     group.add_argument("--no-lexicon", action="store_true", help="the model alone: no word-list constraint, no "
                        "frequency prior, known words not left alone")
@@ -224,7 +224,7 @@ def _plot_attention(args: argparse.Namespace) -> int:
         if best.attn is None:
             raise ModelError("this model has no attention (attention=none): there is no alignment to draw")
         out_chars = [*best.word, vocab.symbols[vocab.eos_id]]  # the end-of-word step gets a row too
-        alignments.append(plots.Alignment(word, out_chars, best.attn.float().cpu().numpy(),
+        alignments.append(plots.Alignment(word, out_chars, best.attn,
                                           marks=[c.span for c in changes(word, best.word)],
                                           title=describe(word, best.word)))
     plots.save_figure(plots.plot_attention_grid(alignments), args.out)
@@ -239,7 +239,7 @@ def _add_plot_embeddings(subcommands) -> None:
                     "every character where it lands: vowels, consonants and other symbols in three colours.")
     parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
     parser.add_argument("--model", metavar="PATH", help="model file: a slim export or a training .ckpt "
-                        "(default: the bundled model)")
+                        "(default: the bundled torch model)")
     parser.add_argument("--embedding", choices=("encoder", "decoder"), default="encoder",
                         help="the encoder's input embedding (reads the typo; default) or the decoder's (reads "
                              "the correction written so far)")
@@ -250,10 +250,14 @@ def _plot_embeddings(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from typofix import plots
-    from typofix.corrector import build_model, bundled_model_path, read_checkpoint
+    from typofix.modelfile import ModelError, bundled_model_path
 
     _check_image_name(args.out)
     path = Path(args.model) if args.model else bundled_model_path()
+    if path.suffix == ".onnxz":
+        raise ModelError(f"{path}: plot-embeddings reads the weights of a torch model (.pt or .ckpt), not an ONNX export")
+    from typofix.checkpoint import build_model, read_checkpoint
+
     model, vocab = build_model(read_checkpoint(path), path)
     module = model.encoder if args.embedding == "encoder" else model.decoder
     # The alphabet only: the specials' rows are padding (zeros) or never trained, noise on the map.
@@ -298,11 +302,14 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 def _add_export(subcommands) -> None:
     parser = subcommands.add_parser(
-        "export", help="write the slim model file (fp16) of a training checkpoint",
+        "export", help="write the slim model file (fp16) or the ONNX export (.onnxz) of a checkpoint",
         description="Write a training checkpoint's hyperparameters, alphabet and weights (float16) to a small "
-                    "self-describing file that `correct --model` and the bundled model use.")
-    parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier export")
-    parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt")
+                    "self-describing file that `correct --model` and the bundled model use. OUT ending in .onnxz "
+                    "gets the ONNX export instead (encoder and decoder step for onnxruntime: correcting without "
+                    "torch); the bundled one is made by `typofix export typofix/models/default.pt "
+                    "typofix/models/default.onnxz` (`make onnx`).")
+    parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier slim export (.pt)")
+    parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt or typofix/models/default.onnxz")
     parser.add_argument("--fp32", action="store_true", help="keep float32 weights (twice the size)")
     parser.set_defaults(handler=_export)
 
@@ -350,8 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:  # the promise is one line, never a traceback
         if os.environ.get("TYPOFIX_DEBUG"):
             raise
-        corrector = sys.modules.get("typofix.corrector")  # loaded whenever a model was involved
-        if corrector is not None and isinstance(err, corrector.ModelError):
+        modelfile = sys.modules.get("typofix.modelfile")  # loaded whenever a model was involved
+        if modelfile is not None and isinstance(err, modelfile.ModelError):
             return _fail(err, EXIT_MODEL)
         if isinstance(err, (ValueError, OSError)):
             return _fail(err, EXIT_USAGE)

@@ -1,25 +1,25 @@
-"""The correction path: load a checkpoint with torch alone, then correct words and text.
+"""The correction path: load a model, then correct words and text.
 
-No Lightning or Hydra here (importing Lightning costs seconds): a checkpoint describes itself, and the model is
-rebuilt through `Seq2Seq.from_hparams`, the constructor training uses too.
+Torch-free: the one beam search (`typofix.search`, numpy) reaches the model through a stepper, either
+onnxruntime running the ONNX export (`onnx_model`; the bundled default, so `typofix correct` never imports
+torch) or torch running a checkpoint (`torch_stepper`, imported only for a .pt / .ckpt file). No Lightning or
+Hydra either way: a model file describes itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from importlib import resources
+from dataclasses import dataclass
 from pathlib import Path
 
-import torch
+import numpy as np
 
-from typofix.decode import Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, rerank
 from typofix.lexicon import Lexicon
-from typofix.model import Seq2Seq
+from typofix.modelfile import ModelError, bundled_model_path, bundled_onnx_path
+from typofix.search import Hypothesis, LexiconConstraint, Stepper, beam_search, forced_hypotheses, rerank
 from typofix.text import MAX_WORD_LEN, match_case, split_text
-from typofix.vocab import DEFAULT_ALPHABET, Vocab
+from typofix.vocab import Vocab
 
-FORMAT = "typofix-model"
-FORMAT_VERSION = 1
+__all__ = ["Candidate", "Corrector", "ModelError", "bundled_model_path", "load_stepper", "one_edit_words"]
 
 # Decoding defaults, chosen on the dev sets only (norvig-testset1, birkbeck-dev) with bench/tune_decoding.py on
 # the bundled model: beam 16 gains 1.4 points of Birkbeck top-1 over 8, 32 only 0.2 more at 2.3x the time.
@@ -35,65 +35,36 @@ BATCH_SIZE = 256
 _CACHE_SIZE = 100_000
 
 
-class ModelError(Exception):
-    """A model file that is missing, unreadable or not a typofix model; the message is one line naming it."""
-
-
-@dataclass
-class Checkpoint:
-    """What the corrector needs from a checkpoint file: hyperparameters, alphabet, model weights (keys
-    without Lightning's "model." prefix), and where the weights came from (epoch, step)."""
-
-    hparams: dict
-    alphabet: str
-    state_dict: dict[str, torch.Tensor]
-    trained: dict = field(default_factory=dict)
-
-
-def bundled_model_path() -> Path:
-    """The model shipped inside the package (made by `python -m typofix.export`)."""
-    return Path(str(resources.files("typofix").joinpath("models", "default.pt")))
-
-
-def read_checkpoint(path: str | Path) -> Checkpoint:
-    """Read a slim export or a full Lightning checkpoint with `torch.load(weights_only=True)`."""
+def load_stepper(path: str | Path | None = None, device: str = "cpu") -> tuple[Stepper, Vocab]:
+    """The stepper and vocabulary of the model at `path`: a .onnxz file runs on onnxruntime, anything else (a
+    slim export, a training checkpoint) on torch. None: the bundled ONNX model when onnxruntime is installed,
+    else the bundled torch model."""
+    if path is None:
+        onnx_path = bundled_onnx_path()
+        if device == "cpu" and onnx_path.is_file() and _has_onnxruntime():
+            path = onnx_path
+        else:
+            path = bundled_model_path()
     path = Path(path)
-    if not path.exists():
-        raise ModelError(f"model file not found: {path}")
-    if not path.is_file():
-        raise ModelError(f"model path is not a file: {path}")
+    if path.suffix == ".onnxz":
+        if device != "cpu":
+            raise ModelError(f"{path}: an ONNX model runs on the CPU only; give a .pt model for device {device!r}")
+        from typofix.onnx_model import OnnxStepper
+
+        return OnnxStepper.load(path)
     try:
-        blob = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as err:  # torch.load fails in many ways (zip, pickle, EOF, weights-only): all mean "bad file"
-        raise ModelError(f"cannot read model {path}: truncated, corrupt or not a torch checkpoint "
-                         f"({type(err).__name__})") from None
-    if not isinstance(blob, dict):
-        raise ModelError(f"{path} is not a typofix model (a torch file, but not a checkpoint dictionary)")
-    if "format" in blob:
-        if blob.get("format") != FORMAT:
-            raise ModelError(f"{path} is not a typofix model (format {blob.get('format')!r})")
-        if blob.get("format_version") != FORMAT_VERSION:
-            raise ModelError(f"{path} is a typofix model of format version {blob.get('format_version')}; this "
-                             f"typofix reads version {FORMAT_VERSION} (re-export it with python -m typofix.export)")
-        return Checkpoint(dict(blob["hparams"]), blob["alphabet"], blob["state_dict"], dict(blob.get("trained", {})))
-    if isinstance(blob.get("hyper_parameters"), dict) and isinstance(blob.get("state_dict"), dict):
-        hparams = dict(blob["hyper_parameters"])
-        weights = {k.removeprefix("model."): v for k, v in blob["state_dict"].items() if k.startswith("model.")}
-        trained = {k: blob[k] for k in ("epoch", "global_step") if k in blob}
-        return Checkpoint(hparams, hparams.get("alphabet", DEFAULT_ALPHABET), weights, trained)
-    raise ModelError(f"{path} is not a typofix model (no hyperparameters and weights in it)")
+        from typofix.torch_stepper import TorchStepper
+    except ImportError as err:
+        raise ModelError(f"{path}: a torch model needs torch ({err}); or give a .onnxz model") from None
+    return TorchStepper.load(path, device)
 
 
-def build_model(checkpoint: Checkpoint, source: str | Path = "checkpoint") -> tuple[Seq2Seq, Vocab]:
-    """The Seq2Seq a checkpoint describes, weights loaded (fp16 exports come back as float32), in eval mode."""
+def _has_onnxruntime() -> bool:
     try:
-        vocab = Vocab(checkpoint.alphabet)
-        model = Seq2Seq.from_hparams(checkpoint.hparams, len(vocab), vocab.pad_id, vocab.sos_id, vocab.eos_id)
-        model.load_state_dict(checkpoint.state_dict)  # copies into the float32 parameters
-    except (ValueError, TypeError, RuntimeError, KeyError) as err:
-        first = (str(err).strip().splitlines() or [type(err).__name__])[0][:160]
-        raise ModelError(f"{source}: weights do not match their hyperparameters ({first})") from None
-    return model.eval(), vocab
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 @dataclass
@@ -103,7 +74,7 @@ class Candidate:
 
     word: str
     score: float
-    attn: torch.Tensor | None = None
+    attn: np.ndarray | None = None
 
 
 class Corrector:
@@ -112,20 +83,20 @@ class Corrector:
     A word is decoded by (lexicon-constrained) beam search, the lexicon words one edit away join the beam's
     candidates when `edit_candidates` (scored by the same model), and all are reranked by the noisy channel
     log P_model(word | typo) / length^alpha + prior_weight * log P(word) - edit_weight * edits(typo, word)
-    (`decode.rerank`). Words in the lexicon with at least
+    (`search.rerank`). Words in the lexicon with at least
     `known_min_count` occurrences are left alone (0 turns that off); `use_lexicon=False` uses the model alone:
     no constraint, no edit candidates, no prior, nothing left alone. Text keeps every character outside the
     corrected words (see `typofix.text`).
     """
 
-    def __init__(self, model: Seq2Seq, vocab: Vocab, lexicon: Lexicon | None, beam: int = DEFAULT_BEAM,
+    def __init__(self, stepper: Stepper, vocab: Vocab, lexicon: Lexicon | None, beam: int = DEFAULT_BEAM,
                  prior_weight: float = DEFAULT_PRIOR_WEIGHT, alpha: float = DEFAULT_ALPHA,
                  known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
                  edit_weight: float = DEFAULT_EDIT_WEIGHT, max_word_len: int = MAX_WORD_LEN,
                  batch_size: int = BATCH_SIZE):
         if beam < 1:
             raise ValueError(f"beam must be at least 1, got {beam}")
-        self.model, self.vocab, self.lexicon = model, vocab, lexicon
+        self.stepper, self.vocab, self.lexicon = stepper, vocab, lexicon
         self.beam, self.prior_weight, self.alpha = beam, prior_weight, alpha
         self.known_min_count, self.edit_candidates, self.edit_weight = known_min_count, edit_candidates, edit_weight
         self.max_word_len, self.batch_size = max_word_len, batch_size
@@ -141,12 +112,11 @@ class Corrector:
              known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
              edit_weight: float = DEFAULT_EDIT_WEIGHT, lexicon_path: str | Path | None = None,
              device: str = "cpu") -> "Corrector":
-        """A corrector for the model at `path` (a slim export or a training checkpoint; None: the bundled
-        model) with the word list at `lexicon_path` (None: the bundled one)."""
-        path = Path(path) if path is not None else bundled_model_path()
-        model, vocab = build_model(read_checkpoint(path), path)
+        """A corrector for the model at `path` (an ONNX export .onnxz, a slim export or a training checkpoint;
+        None: the bundled model, see `load_stepper`) with the word list at `lexicon_path` (None: the bundled one)."""
+        stepper, vocab = load_stepper(path, device)
         lexicon = Lexicon.from_tsv(lexicon_path) if use_lexicon else None
-        return cls(model.to(device), vocab, lexicon, beam, prior_weight, alpha, known_min_count, edit_candidates,
+        return cls(stepper, vocab, lexicon, beam, prior_weight, alpha, known_min_count, edit_candidates,
                    edit_weight)
 
     # --- public API ----------------------------------------------------------------------------------------
@@ -221,20 +191,17 @@ class Corrector:
         ordered = sorted(words, key=len)
         for start in range(0, len(ordered), self.batch_size):
             chunk = ordered[start:start + self.batch_size]
-            ids = [torch.tensor(self.vocab.encode(w), dtype=torch.long) for w in chunk]
-            src = torch.nn.utils.rnn.pad_sequence(ids, batch_first=True, padding_value=self.vocab.pad_id)  # (B, S)
-            yield chunk, src.to(self._device), torch.tensor([len(w) for w in chunk])
-
-    @property
-    def _device(self) -> torch.device:
-        return next(self.model.parameters()).device
+            src = np.full((len(chunk), len(chunk[-1])), self.vocab.pad_id, dtype=np.int64)  # (B, S), longest last
+            for row, word in enumerate(chunk):
+                src[row, :len(word)] = self.vocab.encode(word)
+            yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
 
     def _decode(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
         """Beam search (constrained to the lexicon when there is one), joined by the lexicon words one edit
         away when `edit_candidates`, reranked by the noisy channel; the top `k` per word."""
         result: dict[str, list[Candidate]] = {}
         for chunk, src, src_len in self._batches([w for w in words if w and self.vocab.covers(w)]):
-            beams = beam_search(self.model, src, src_len, beam=self.beam, alpha=self.alpha,
+            beams = beam_search(self.stepper, src, src_len, beam=self.beam, alpha=self.alpha,
                                 constraint=self.constraint)
             found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in beams]  # per word: output -> hyp
             if self.lexicon is not None and self.edit_candidates:
@@ -252,8 +219,8 @@ class Corrector:
                  for other in one_edit_words(word, self.lexicon, self.vocab.alphabet) if other not in found[row]]
         for start in range(0, len(pairs), 4 * self.batch_size):  # bounded: short words have many neighbours
             part = pairs[start:start + 4 * self.batch_size]
-            rows = torch.tensor([row for row, _ in part], device=src.device)
-            hyps = forced_hypotheses(self.model, src[rows], src_len[rows], [self.vocab.encode(w) for _, w in part],
+            rows = [row for row, _ in part]
+            hyps = forced_hypotheses(self.stepper, src[rows], src_len[rows], [self.vocab.encode(w) for _, w in part],
                                      self.alpha)
             for (row, other), hyp in zip(part, hyps):
                 found[row][other] = hyp
@@ -272,7 +239,7 @@ class Corrector:
         """The noisy-channel score of each word as its own correction (the model forced to write it)."""
         scores = {}
         for chunk, src, src_len in self._batches([w for w in words if self.vocab.covers(w)]):
-            hyps = forced_hypotheses(self.model, src, src_len, [self.vocab.encode(w) for w in chunk], self.alpha)
+            hyps = forced_hypotheses(self.stepper, src, src_len, [self.vocab.encode(w) for w in chunk], self.alpha)
             for word, hyp in zip(chunk, hyps):
                 scores[word] = self._ranked(word, {word: hyp})[0].score
         return {w: scores.get(w, 0.0) for w in words}

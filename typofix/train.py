@@ -21,7 +21,7 @@ from lightning.pytorch.utilities.exceptions import SIGTERMException
 from lightning.pytorch.utilities.rank_zero import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
-from typofix.corrector import ModelError, read_checkpoint
+from typofix.checkpoint import ModelError, read_checkpoint
 from typofix.data import DataError
 from typofix.lexicon import LexiconError
 from typofix.system import NonFiniteLossError

@@ -1,0 +1,32 @@
+"""What every model loader shares: the one error a bad model file raises, and where the bundled models live.
+
+Kept apart (stdlib only) so that the torch loader (`checkpoint`), the onnxruntime loader (`onnx_model`), the
+corrector and the CLI agree on `ModelError` without any of them importing torch.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+
+class ModelError(Exception):
+    """A model file that is missing, unreadable or not a typofix model; the message is one line naming it."""
+
+
+def bundled_model_path() -> Path:
+    """The bundled torch model (fp16 weights), made by `typofix export CKPT typofix/models/default.pt`."""
+    return Path(str(resources.files("typofix").joinpath("models", "default.pt")))
+
+
+def bundled_onnx_path() -> Path:
+    """The same model exported to ONNX, made from the file above by `make onnx`."""
+    return bundled_model_path().with_suffix(".onnxz")
+
+
+def check_file(path: Path) -> None:
+    """Raise ModelError unless `path` is an existing file."""
+    if not path.exists():
+        raise ModelError(f"model file not found: {path}")
+    if not path.is_file():
+        raise ModelError(f"model path is not a file: {path}")

@@ -1,0 +1,286 @@
+"""Search over a model's outputs, in numpy: batched beam search (optionally kept on a lexicon's prefix trie),
+scoring given outputs, and noisy-channel reranking.
+
+Torch-free: the model is reached only through a `Stepper` (two implementations: `torch_stepper.TorchStepper`
+around `Seq2Seq`, `onnx_model.OnnxStepper` around the ONNX export of the same model), so the correction path
+can run on onnxruntime without importing torch, and both runtimes share this one search.
+Shapes: B words, S source length, N = B x beam decoder rows, V vocabulary, T output steps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import numpy as np
+
+from typofix.lexicon import Lexicon, PrefixTrie
+from typofix.typos import osa_distance
+
+Arrays = tuple[np.ndarray, ...]
+
+
+class Stepper(Protocol):
+    """A trained encoder-decoder seen one decoder step at a time (what `Decoder.step` is to `Seq2Seq`).
+
+    `encode(src (B, S) int64, src_len (B,) int64) -> (memory, state)`: `memory` the arrays the decoder reads
+    but never changes (batch first: enc_out, attention keys, src_mask), `state` the decoder's arrays (h, c)
+    (B, D). `step(y (N,) int64, state, memory) -> (log_probs (N, V) float32, state, attn (N, S) or None)`,
+    where every array of `state` and `memory` has N rows: the search picks and repeats rows freely."""
+
+    pad_id: int
+    sos_id: int
+    eos_id: int
+
+    def encode(self, src: np.ndarray, src_len: np.ndarray) -> tuple[Arrays, Arrays]: ...
+
+    def step(self, y: np.ndarray, state: Arrays, memory: Arrays) -> tuple[np.ndarray, Arrays, np.ndarray | None]: ...
+
+
+def max_output_length(src_len) -> int:
+    """A correction is rarely much longer than its typo: allow the longest source plus a margin."""
+    return int(max(src_len)) + 8
+
+
+@dataclass
+class Hypothesis:
+    """One finished output of beam search: ids without EOS, log P_model(output | input) with EOS included,
+    the score the outputs of one word are ranked by, and the attention weights (T, S) of its T = len(ids) + 1
+    steps over the word's S real source characters (None for a model without attention)."""
+
+    ids: list[int]
+    log_prob: float
+    score: float
+    attn: np.ndarray | None = None
+
+
+def stack_attention(hyps: list[Hypothesis]) -> np.ndarray:
+    """The attention of one hypothesis per word (e.g. each word's best) as one zero-padded batch (B, T, S)."""
+    steps = max(h.attn.shape[0] for h in hyps)
+    chars = max(h.attn.shape[1] for h in hyps)
+    batch = np.zeros((len(hyps), steps, chars), dtype=hyps[0].attn.dtype)  # (B, T, S)
+    for row, h in enumerate(hyps):
+        batch[row, :h.attn.shape[0], :h.attn.shape[1]] = h.attn
+    return batch
+
+
+def length_normalised(log_prob: float, length: int, alpha: float) -> float:
+    """log P / length ** alpha: alpha 0 ranks by the raw sum (favouring short outputs), 1 by the mean per step."""
+    return log_prob / length ** alpha
+
+
+class LexiconConstraint:
+    """Keeps a decoder on the prefix trie of a word list: after a prefix, only characters that continue some
+    word are allowed, and EOS only where a word ends.
+
+    A hypothesis carries its trie node (an int). The allowed-id mask of a node is built the first time a
+    decode visits it and cached as a row of one table, so a step gathers all its masks with one index."""
+
+    def __init__(self, trie: PrefixTrie, symbols: list[str], eos_id: int):
+        self.trie, self.symbols, self.eos_id = trie, symbols, eos_id
+        self._char_ids = {s: i for i, s in enumerate(symbols)}
+        self._row_of: dict[int, int] = {}
+        self._masks = np.zeros((1024, len(symbols)), dtype=bool)  # grows by doubling
+
+    def _row(self, node: int) -> int:
+        row = self._row_of.get(node)
+        if row is None:
+            row = len(self._row_of)
+            if row == len(self._masks):
+                self._masks = np.concatenate([self._masks, np.zeros_like(self._masks)])
+            # Characters the vocabulary cannot write (none with the default alphabet) are simply unreachable.
+            ids = [self._char_ids[c] for c in self.trie.children[node] if c in self._char_ids]
+            if self.trie.is_word[node]:
+                ids.append(self.eos_id)
+            self._masks[row, ids] = True
+            self._row_of[node] = row
+        return row
+
+    def allowed(self, nodes: list[int]) -> np.ndarray:
+        """(N, V) bool: which ids may follow each of the N hypotheses' prefixes."""
+        rows = [self._row(n) for n in nodes]  # first: a new row may grow (replace) the table
+        return self._masks[rows]
+
+    def advance(self, nodes: list[int], ids: list[int]) -> list[int]:
+        """The node after writing `ids[i]` at `nodes[i]` (never EOS: a finished hypothesis leaves the beam)."""
+        return [self.trie.children[n][self.symbols[i]] for n, i in zip(nodes, ids)]
+
+
+def _expand(arrays: Arrays, words: np.ndarray, beam: int) -> Arrays:
+    """Rows of `words` of every array, each repeated `beam` times: (B, ...) -> (len(words) * beam, ...)."""
+    return tuple(np.repeat(a[words], beam, axis=0) for a in arrays)
+
+
+def _top(totals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest entries of every row, largest first, ties by lower index: values and indices (A, k)."""
+    index = np.argpartition(-totals, k - 1, axis=1)[:, :k]  # (A, k), unordered
+    values = np.take_along_axis(totals, index, axis=1)
+    order = np.lexsort((index, -values), axis=1)  # by value, then by index: the same order on every run
+    return np.take_along_axis(values, order, axis=1), np.take_along_axis(index, order, axis=1)
+
+
+def beam_search(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, beam: int = 5, n_best: int | None = None,
+                alpha: float = 1.0, constraint: LexiconConstraint | None = None,
+                max_len: int | None = None) -> list[list[Hypothesis]]:
+    """Batched beam search: the `beam` best hypotheses of every word advance together, words x beams in one
+    `stepper.step` per output character. Returns up to `n_best` (default `beam`) finished hypotheses per word,
+    best first by length-normalised log-probability (`alpha`, see `length_normalised`).
+
+    Finishing follows fairseq: an EOS among a word's `beam` best candidates finishes that hypothesis and the
+    best `beam` others go on. A word stops when nothing is left to extend, or when it has `beam` finished
+    hypotheses and its best live one, ended at the next step, would not rank among them (`_promising`): under
+    a lexicon, short words ("begin") finish early, and stopping at the first `beam` of them would lose the
+    longer word ("beginning") still on its way. The words still decoding shrink the batch as the others stop.
+    With `beam=1` and `alpha=0` this is greedy decoding.
+    """
+    n_best = n_best or beam
+    max_len = max_len or max_output_length(src_len)
+    memory_w, state_w = stepper.encode(src, src_len)  # per word: (B, S, ...) arrays, 2 x (B, D)
+    lengths = [int(n) for n in src_len]
+    active = np.arange(len(src))  # the words still decoding, in row-group order
+    memory, state = _expand(memory_w, active, beam), _expand(state_w, active, beam)  # N = B * beam rows
+    # Every beam of a word starts identical, so only the first may be extended at step one.
+    scores = np.full((len(src), beam), -np.inf, dtype=np.float32)
+    scores[:, 0] = 0.0  # (A, beam)
+    y = np.full(len(active) * beam, stepper.sos_id, dtype=np.int64)  # (N,)
+    nodes = [0] * len(y)
+    history = np.zeros((len(y), 0), dtype=np.int64)  # (N, t) ids written so far
+    attn_history: np.ndarray | None = None  # (N, t, S)
+    finished: list[list[Hypothesis]] = [[] for _ in lengths]
+    banned = [stepper.pad_id, stepper.sos_id]  # never written by a decoder; UNK stays possible only unconstrained
+
+    for t in range(1, max_len + 1):
+        log_probs, state, weights = stepper.step(y, state, memory)  # (N, V)
+        log_probs[:, banned] = -np.inf
+        if constraint is not None:
+            log_probs[~constraint.allowed(nodes)] = -np.inf
+        if weights is not None:
+            step_attn = weights[:, None, :]  # (N, 1, S)
+            attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
+        vocab = log_probs.shape[-1]
+        totals = (scores.reshape(-1, 1) + log_probs).reshape(len(active), beam * vocab)  # (N, V) -> (A, beam * V)
+        top, index = _top(totals, min(2 * beam, beam * vocab))  # (A, 2 * beam)
+        parents = (index // vocab + np.arange(len(active))[:, None] * beam).tolist()
+        tokens, top = (index % vocab).tolist(), top.tolist()
+
+        rows, next_ids, next_scores, still = [], [], [], []
+        for a, word in enumerate(active.tolist()):
+            alive = []
+            for rank, (score, parent, token) in enumerate(zip(top[a], parents[a], tokens[a])):
+                if score == float("-inf"):
+                    break
+                if token == stepper.eos_id:
+                    if rank < beam:
+                        finished[word].append(_finish(history, attn_history, parent, score, t, alpha, lengths[word]))
+                elif len(alive) < beam:
+                    alive.append((parent, token, score))
+            if not alive or not _promising(finished[word], alive[0][2], t + 1, beam, alpha):
+                continue
+            # A word with fewer than `beam` live candidates fills its rows with dead copies (score -inf).
+            alive += [(alive[0][0], alive[0][1], float("-inf"))] * (beam - len(alive))
+            still.append(word)
+            for parent, token, score in alive:
+                rows.append(parent)
+                next_ids.append(token)
+                next_scores.append(score)
+        if not still:
+            break
+        if t == max_len:  # out of steps: a word with nothing finished keeps its live hypotheses as they are
+            _finish_unended(finished, still, beam, history, attn_history, rows, next_ids, next_scores, alpha, lengths)
+            break
+
+        if len(still) != len(active):
+            active = np.array(still)
+            memory = _expand(memory_w, active, beam)
+        y = np.array(next_ids, dtype=np.int64)
+        state = tuple(s[rows] for s in state)
+        history = np.concatenate([history[rows], y[:, None]], axis=1)  # (N', t)
+        attn_history = None if attn_history is None else attn_history[rows]
+        scores = np.array(next_scores, dtype=np.float32).reshape(len(still), beam)  # (A', beam)
+        if constraint is not None:
+            nodes = constraint.advance([nodes[r] for r in rows], next_ids)
+
+    return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in finished]
+
+
+def _promising(finished: list[Hypothesis], best_live: float, length: int, beam: int, alpha: float) -> bool:
+    """Whether a word should keep decoding: fewer than `beam` finished hypotheses, or its best live score
+    `best_live` (raw), normalised as if it ended at `length`, beats the `beam`-th best finished one. Exact for
+    alpha 0 (raw scores only fall); for alpha > 0 a heuristic, since a longer ending could still rise."""
+    if len(finished) < beam:
+        return True
+    kth = sorted((h.score for h in finished), reverse=True)[beam - 1]
+    return length_normalised(best_live, length, alpha) > kth
+
+
+def _finish(history, attn_history, row: int, log_prob: float, length: int, alpha: float,
+            src_len: int) -> Hypothesis:
+    """The finished hypothesis of beam row `row` (its EOS just written as output number `length`)."""
+    attn = None if attn_history is None else attn_history[row, :, :src_len].copy()  # (T, S)
+    return Hypothesis(history[row].tolist(), log_prob, length_normalised(log_prob, length, alpha), attn)
+
+
+def _finish_unended(finished, words, beam, history, attn_history, rows, ids, scores, alpha, lengths) -> None:
+    """At the length limit, give each word of `words` that has no finished hypothesis its live ones (no EOS)."""
+    for a, word in enumerate(words):
+        if finished[word]:
+            continue
+        for i in range(a * beam, (a + 1) * beam):
+            if scores[i] == float("-inf"):
+                continue
+            hyp = _finish(history, attn_history, rows[i], scores[i], history.shape[1] + 1, alpha, lengths[word])
+            hyp.ids.append(ids[i])
+            finished[word].append(hyp)
+
+
+# --- scoring given outputs and reranking ----------------------------------------------------------------------
+
+
+def forced_log_probs(stepper: Stepper, src: np.ndarray, src_len: np.ndarray,
+                     outputs: list[list[int]]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Teacher-forced steps over given outputs (ids without EOS), one per row: log P_model(output_t |
+    output_<t, input) per step (B, T), EOS step last, 0 past each row's end, and the attention (B, T, S) or
+    None. With the input itself as the output, step t says how much the model believes input character t."""
+    width = max(len(ids) for ids in outputs) + 1
+    tgt_in = np.full((len(outputs), width), stepper.pad_id, dtype=np.int64)  # (B, T)
+    tgt_out = np.full_like(tgt_in, stepper.pad_id)  # (B, T)
+    for row, ids in enumerate(outputs):
+        tgt_in[row, :len(ids) + 1] = [stepper.sos_id, *ids]
+        tgt_out[row, :len(ids) + 1] = [*ids, stepper.eos_id]
+    memory, state = stepper.encode(src, src_len)
+    picked, weights = [], []
+    for t in range(width):
+        log_probs, state, step_weights = stepper.step(tgt_in[:, t], state, memory)  # (B, V)
+        picked.append(np.take_along_axis(log_probs, tgt_out[:, t:t + 1], axis=1)[:, 0])  # (B,)
+        weights.append(step_weights)
+    log_probs = np.stack(picked, axis=1)  # (B, T)
+    log_probs[tgt_out == stepper.pad_id] = 0.0
+    return log_probs, None if weights[0] is None else np.stack(weights, axis=1)  # (B, T, S)
+
+
+def forced_hypotheses(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, outputs: list[list[int]],
+                      alpha: float = 1.0) -> list[Hypothesis]:
+    """Given outputs (ids without EOS) as hypotheses, one per row, scored and with attention exactly as beam
+    search would have found them: candidates from elsewhere (lexicon neighbours) join a beam's on equal terms."""
+    log_probs, attn = forced_log_probs(stepper, src, src_len, outputs)  # (B, T), (B, T, S) or None
+    # A running float32 sum, step by step, as beam search adds up its scores: the same candidate, the same float.
+    totals = log_probs.cumsum(axis=1)[:, -1].tolist()
+    return [Hypothesis(list(ids), total, length_normalised(total, len(ids) + 1, alpha),
+                       None if attn is None else attn[row, :len(ids) + 1, :int(src_len[row])].copy())
+            for row, (ids, total) in enumerate(zip(outputs, totals))]
+
+
+def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
+           edit_weight: float = 0.0) -> list[tuple[str, Hypothesis]]:
+    """The noisy channel: rank one input's candidates by
+
+        score + weight * log P_prior(word) - edit_weight * edits(typo, word)
+
+    where `score` is the (length-normalised) log P_model(word | typo), the prior the lexicon's unigram
+    frequency, and `edits` the optimal-string-alignment distance: a second, plain channel term that keeps the
+    model from preferring a frequent word several edits away to the word one edit away (off at 0)."""
+    def channel(h: Hypothesis, w: str) -> float:
+        return h.score + weight * lexicon.log_prior(w) - (edit_weight * osa_distance(typo, w) if edit_weight else 0.0)
+
+    rescored = [(w, replace(h, score=channel(h, w))) for h, w in zip(hyps, words)]
+    return sorted(rescored, key=lambda pair: -pair[1].score)
