@@ -67,6 +67,14 @@ def test_every_attention_kind_exports_and_agrees(attention, tmp_path):
         np.testing.assert_allclose(got_attn, expected_attn, atol=1e-5)
 
 
+def test_export_is_reproducible(tiny_ckpt, tmp_path):
+    """The same model exports to the same bytes, so regenerating the bundled file changes nothing in git."""
+    export(tiny_ckpt, tmp_path / "a.onnxz")
+    export(tiny_ckpt, tmp_path / "b.onnxz")
+    assert (tmp_path / "a.onnxz").read_bytes() == (tmp_path / "b.onnxz").read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.onnxz", "b.onnxz"]  # no temporary files left
+
+
 def test_beam_search_is_the_same_on_both_runtimes(tiny_ckpt, tmp_path):
     out = tmp_path / "tiny.onnxz"
     export(tiny_ckpt, out, half=False)

@@ -69,10 +69,12 @@ def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True) -> i
             "exported_from": Path(checkpoint).name, "trained": source.trained, "torch_version": torch.__version__}
 
     def write(handle) -> None:
-        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr(META, json.dumps(meta, indent=1, default=str) + "\n")
-            archive.writestr(ENCODER, encoder)
-            archive.writestr(STEP, step)
+        with zipfile.ZipFile(handle, "w") as archive:
+            for name, data in ((META, (json.dumps(meta, indent=1, default=str) + "\n").encode()), (ENCODER, encoder),
+                               (STEP, step)):
+                # A fixed date: the same model exports to the same bytes, so a re-export changes nothing in git.
+                member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+                archive.writestr(member, data, compress_type=zipfile.ZIP_DEFLATED)
 
     # fp16 weights of an fp32 checkpoint move log-probabilities by ~1e-3; of an fp16 export, not at all.
     return _write_atomically(Path(out), write, lambda tmp: check_onnx(tmp, model, vocab, 0.05 if half else 1e-3))
