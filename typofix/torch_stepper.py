@@ -20,6 +20,7 @@ class TorchStepper:
         self.model = model.to(device).eval()
         self.device = torch.device(device)
         self.pad_id, self.sos_id, self.eos_id = model.pad_id, model.sos_id, model.eos_id
+        self._memory: tuple = (None, None)  # (the numpy memory last stepped with, its tensors on `device`)
 
     @classmethod
     def load(cls, path: str | Path, device: str = "cpu") -> tuple["TorchStepper", Vocab]:
@@ -40,9 +41,16 @@ class TorchStepper:
         enc_out, keys, src_mask, (h, c) = self.model.encode(self._in(src), torch.from_numpy(np.asarray(src_len)))
         return tuple(self._out(x) for x in (enc_out, keys, src_mask)), (self._out(h), self._out(c))
 
+    def _memory_tensors(self, memory) -> tuple[torch.Tensor, ...]:
+        # The search passes the same memory to every step until its batch shrinks: moving it to the device once
+        # per batch, not once per step, is what keeps a GPU from copying every encoder state at every character.
+        if self._memory[0] is not memory:
+            self._memory = (memory, tuple(self._in(m) for m in memory))
+        return self._memory[1]
+
     @torch.no_grad()
     def step(self, y: np.ndarray, state, memory):
-        enc_out, keys, src_mask = (self._in(m) for m in memory)
+        enc_out, keys, src_mask = self._memory_tensors(memory)
         logits, (h, c), weights = self.model.decoder.step(self._in(y), tuple(self._in(s) for s in state), keys,
                                                           enc_out, src_mask)
         log_probs = torch.log_softmax(logits.float(), dim=-1)  # (N, V)
