@@ -136,3 +136,18 @@ def test_correcting_never_imports_lightning_or_hydra(slim, tiny_ckpt):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckpt):
+    from typofix.typos import osa_distance
+
+    plain = Corrector.load(tiny_ckpt, beam=2, two_edit_candidates=0)
+    more = Corrector.load(tiny_ckpt, beam=2, two_edit_candidates=3)
+    lexicon = more.lexicon
+    two_away = sorted((w for w in lexicon.counts if osa_distance("teh", w) == 2), key=lambda w: -lexicon.count(w))
+    found = {word for word, _ in more.suggest("teh", 10_000)}
+    added = found - {word for word, _ in plain.suggest("teh", 10_000)}
+    assert set(two_away[:3]) <= found
+    assert added and added <= set(two_away[:3])
+    with pytest.raises(ValueError, match="two_edit_candidates"):
+        Corrector.load(tiny_ckpt, two_edit_candidates=-1)

@@ -36,6 +36,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
 def _non_negative_float(text: str) -> float:
     value = float(text)
     if not value >= 0:  # also rejects nan
@@ -58,11 +65,13 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--alpha", type=_non_negative_float, metavar="A",
                        help="length normalisation: candidates ranked by log P / length^A (default: tuned)")
     group.add_argument("--known-min-count", type=int, metavar="N", help="leave words alone whose word-list count "
-                       "is at least N; 0 corrects every word (default: 1, every listed word)")
+                       "is at least N; 0 corrects every word (default: tuned)")
     group.add_argument("--edit-weight", type=_non_negative_float, metavar="M", help="weight of the edit distance "
                        "between typo and candidate in the reranking, 0 for the model and prior alone (default: tuned)")
     group.add_argument("--edit-candidates", action=argparse.BooleanOptionalAction, default=None,
                        help="also score the word-list words one edit away, not only the beam's (default: on)")
+    group.add_argument("--two-edit-candidates", type=_non_negative_int, metavar="N", help="also score the N most "
+                       "frequent word-list words two edits away; 0 turns that off (default: tuned)")
 
 
 def load_corrector(args: argparse.Namespace):
@@ -71,7 +80,7 @@ def load_corrector(args: argparse.Namespace):
 
     options = {"beam": args.beam, "prior_weight": args.prior_weight, "alpha": args.alpha,
                "known_min_count": args.known_min_count, "edit_candidates": args.edit_candidates,
-               "edit_weight": args.edit_weight}
+               "edit_weight": args.edit_weight, "two_edit_candidates": args.two_edit_candidates}
     return Corrector.load(args.model, use_lexicon=not args.no_lexicon,
                           **{k: v for k, v in options.items() if v is not None})
 
