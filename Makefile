@@ -28,8 +28,10 @@ test: $(STAMP) ## run the fast test suite (installs first if needed)
 test-all: $(STAMP) ## run every test, the slow ones too
 	$(BIN)/python -m pytest -q -m ''
 
-train: $(STAMP) ## train the default recipe (the bundled model's); override with ARGS="key=value ..."
-	$(BIN)/typofix-train experiment=default $(ARGS)
+train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled and outputs/bundled-stage2; ARGS="key=value ..." goes to both
+	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)
+	$(BIN)/typofix-train experiment=default_stage2 init_weights=outputs/bundled/checkpoints/last.ckpt \
+		hydra.run.dir=outputs/bundled-stage2 $(ARGS)
 
 onnx: $(STAMP) ## regenerate the bundled ONNX model (typofix/models/default.onnxz) from typofix/models/default.pt
 	$(BIN)/typofix export typofix/models/default.pt typofix/models/default.onnxz

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from typofix.atomic import atomic_path
 
 from bench.scoring import BUCKETS, FalseCorrections, SetScore
 
@@ -56,14 +57,8 @@ def write_report(run: Run, out: Path, plots: Path) -> None:
 
 def _replace_atomically(target: Path, write: Callable[[str], None]) -> None:
     """Let ``write`` fill a temporary file beside ``target``, then move it into place in one step."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    with atomic_path(target) as temporary:
+        write(str(temporary))
 
 
 # --- markdown ---------------------------------------------------------------------------------------------

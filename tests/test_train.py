@@ -175,13 +175,15 @@ def test_a_writer_killed_mid_checkpoint_leaves_no_partial_file(tmp_path):
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(target)], stdout=subprocess.PIPE, text=True,
                               env=ENV)
     assert writer.stdout.readline().strip() == "first written"
-    temporary = tmp_path / f".last.ckpt.{writer.pid}.tmp"
     deadline = time.monotonic() + 120
-    while not (temporary.exists() and temporary.stat().st_size > 0) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:  # until the second write has begun filling its temporary file
+        temporary = next(iter(tmp_path.glob(f".last.{writer.pid}-*.tmp")), None)
+        if temporary is not None and temporary.exists() and temporary.stat().st_size > 0:
+            break
         time.sleep(0.001)
     writer.kill()  # SIGKILL: no handler, no cleanup, as when a node dies
     writer.wait(timeout=60)
-    assert temporary.exists(), "the writer finished before it was killed; nothing was tested"
+    assert temporary is not None and temporary.exists(), "the writer finished before it was killed; nothing tested"
     assert load(target)["version"].item() == 1  # the previous checkpoint, whole
     assert [p.name for p in tmp_path.glob("*.ckpt")] == ["last.ckpt"]
 

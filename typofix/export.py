@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import sys
-import tempfile
 import warnings
 import zipfile
 from pathlib import Path
@@ -27,6 +25,7 @@ import torch
 from torch import nn
 
 from typofix import __version__
+from typofix.atomic import atomic_path
 from typofix.checkpoint import FORMAT, FORMAT_VERSION, build_model, read_checkpoint
 from typofix.model import NoAttention, Seq2Seq
 from typofix.modelfile import ModelError
@@ -88,22 +87,10 @@ def _plain(hparams: dict) -> dict:
 
 def _write_atomically(out: Path, write: Callable, check: Callable[[str], object]) -> int:
     """Write `out` with `write(binary handle)`, `check(temporary path)` it, then rename it into place; its size."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    # Same directory as the target, so os.replace is an atomic rename: readers see the old file or the new one.
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
+    with atomic_path(out, keep_suffix=False) as tmp:  # a half-written .pt must never look like a model file
+        with open(tmp, "wb") as handle:
             write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
         check(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; package data must be readable by all
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return out.stat().st_size
 
 

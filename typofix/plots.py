@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import math
 import os
-import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -20,6 +18,8 @@ from matplotlib.animation import PillowWriter
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+
+from typofix.atomic import atomic_path
 
 IMAGE_FORMATS = {".png": "png", ".svg": "svg"}
 VOWELS = frozenset("aeiou")
@@ -180,7 +180,7 @@ def animate_embeddings(snapshots: Mapping[int, np.ndarray], symbols: Sequence[st
     fig = _new_figure(5.0, 4.6)
     ax = fig.add_subplot()
     writer = PillowWriter(fps=fps)
-    with _atomic_target(path) as tmp, writer.saving(fig, str(tmp), dpi):
+    with atomic_path(path) as tmp, writer.saving(fig, str(tmp), dpi):
         for epoch, points in zip(snapshots, frames):
             ax.clear()
             _draw_map(ax, points, symbols, explained, limits, fitted_on="last epoch")
@@ -249,7 +249,7 @@ def save_figure(fig: Figure, path: str | os.PathLike, dpi: int = 100) -> Path:
     """Write `fig` as PNG or SVG (by suffix), atomically: a reader never sees a half-written image."""
     fmt = image_format(path)
     path = Path(path)
-    with _atomic_target(path) as tmp:
+    with atomic_path(path) as tmp:
         fig.savefig(tmp, format=fmt, dpi=dpi)
     return path
 
@@ -260,16 +260,3 @@ def figure_to_rgb(fig: Figure, dpi: int = 100) -> np.ndarray:
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     return np.asarray(canvas.buffer_rgba())[..., :3].copy()
-
-
-@contextmanager
-def _atomic_target(path: Path) -> Iterator[Path]:
-    """A temporary path beside `path` (same suffix, so writers that pick a format by name still can);
-    moved onto `path` with os.replace when the block succeeds, deleted when it fails."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}-{secrets.token_hex(4)}.tmp{path.suffix}")
-    try:
-        yield tmp
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)

@@ -6,7 +6,6 @@ them directly with a config from `hydra.compose`.
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 from pathlib import Path
@@ -21,6 +20,7 @@ from lightning.pytorch.utilities.exceptions import SIGTERMException
 from lightning.pytorch.utilities.rank_zero import rank_zero_only
 from omegaconf import DictConfig, OmegaConf
 
+from typofix.atomic import atomic_path
 from typofix.checkpoint import ModelError, read_checkpoint
 from typofix.data import DataError
 from typofix.lexicon import LexiconError
@@ -41,17 +41,8 @@ class AtomicCheckpointIO(TorchCheckpointIO):
     def save_checkpoint(self, checkpoint, path, storage_options=None) -> None:
         if "://" in str(path) or storage_options is not None:  # remote storage: fsspec's own transaction
             return super().save_checkpoint(checkpoint, path, storage_options)
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # not *.ckpt: never mistaken for a checkpoint
-        try:
-            with open(tmp, "wb") as f:
-                torch.save(checkpoint, f)
-                f.flush()
-                os.fsync(f.fileno())  # the data is on disk before the name points at it
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        with atomic_path(path, keep_suffix=False) as tmp:  # not *.ckpt: never mistaken for a checkpoint
+            torch.save(checkpoint, tmp)
 
 
 class RngState(L.Callback):
