@@ -29,7 +29,8 @@ from torchmetrics.functional.text import char_error_rate
 
 from typofix.checkpoint import build_model, read_checkpoint
 from typofix.corrector import Corrector
-from typofix.data import TypoDataModule, collate, encode_pair, read_pairs, resolve_dev_set
+from typofix.data import TypoDataModule, collate, encode_pair, resolve_dev_set
+from typofix.misspellings import read_misspellings
 from typofix.decode import greedy
 from typofix.model import ATTENTION_KINDS, Seq2Seq
 from typofix.plots import Alignment, plot_attention_grid, save_figure
@@ -136,7 +137,7 @@ def evaluation_pairs(alphabet: str) -> dict[str, list[tuple[str, str]]]:
     data = TypoDataModule(alphabet=alphabet, seed=EVAL_SEED, val_size=EVAL_WORDS, dev_sets={})
     data.setup("fit")
     vocab = Vocab(alphabet)
-    real = [p for name in DEV_SETS for p in read_pairs(resolve_dev_set(name)) if vocab.covers(p[0] + p[1])]
+    real = [p for name in DEV_SETS for p in read_misspellings(resolve_dev_set(name)) if vocab.covers(p[0] + p[1])]
     return {"synthetic": data.val_sets[0].pairs, "real": real}
 
 

@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+from typofix.misspellings import read_misspellings
+
 from bench import peers, report, scoring
 
 TOP_K = 5
@@ -70,17 +72,6 @@ def pin_to_one_core() -> str:
     return f"CPU core {core} via sched_setaffinity, inherited by child processes; torch, OpenMP and BLAS at 1 thread"
 
 
-def read_pairs(path: Path) -> list[tuple[str, str]]:
-    """The ``typo<TAB>correct`` rows of one eval TSV."""
-    rows = []
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            typo, _, target = line.rstrip("\n").partition("\t")
-            if typo and target:
-                rows.append((typo, target))
-    return rows
-
-
 def sample_rows(rows: list[tuple[str, str]], limit: int | None, seed: int) -> list[tuple[str, str]]:
     """At most ``limit`` rows, drawn with a seeded sample of indices and kept in file order."""
     if limit is None or len(rows) <= limit:
@@ -97,7 +88,7 @@ def load_sets(folders: Sequence[Path], limit: int | None, seed: int) -> list[rep
     stems = [path.stem for path in paths]
     sets = []
     for path in paths:
-        rows = read_pairs(path)
+        rows = read_misspellings(path)
         name = path.stem if stems.count(path.stem) == 1 else f"{path.parent.name}/{path.stem}"
         sets.append(report.EvalSet(name, sample_rows(rows, limit, seed), len(rows), str(path)))
     return sets

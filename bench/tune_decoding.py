@@ -49,13 +49,13 @@ def parse_args(argv):
 
 
 def load_sets(paths, limit):
-    from typofix.evaluate import read_rows
+    from typofix.misspellings import read_misspellings
 
     sets = {}
     for path in paths:
         if "holdout" in Path(path).parts:
             sys.exit(f"refusing {path}: decoding is tuned on the dev sets only")
-        rows = read_rows(path)
+        rows = read_misspellings(path)
         if limit and len(rows) > limit:
             keep = sorted(random.Random(0).sample(range(len(rows)), limit))
             rows = [rows[i] for i in keep]

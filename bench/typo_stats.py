@@ -13,7 +13,8 @@ from collections import Counter
 
 import numpy as np
 
-from typofix.data import TypoDataModule, read_pairs, resolve_dev_set
+from typofix.data import TypoDataModule, resolve_dev_set
+from typofix.misspellings import read_misspellings
 from typofix.typos import osa_distance
 
 
@@ -32,7 +33,7 @@ def main() -> None:
     dm.setup()
     generated = [dm.train_set.pair(0, i) for i in range(args.samples)]
     rows = {f"generated (training, n={args.samples})": generated}
-    rows.update({name: read_pairs(resolve_dev_set(name)) for name in ("norvig-testset1.tsv", "birkbeck-dev.tsv")})
+    rows.update({name: read_misspellings(resolve_dev_set(name)) for name in ("norvig-testset1.tsv", "birkbeck-dev.tsv")})
     print("| set | rows | dist 0 (identity) | 1 | 2 | >2 | mean word length |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, pairs in rows.items():

@@ -1,8 +1,9 @@
 import pytest
 import torch
 
-from typofix.data import (DataError, LengthBucketSampler, TypoDataModule, collate, read_pairs, resolve_dev_set,
+from typofix.data import (DataError, LengthBucketSampler, TypoDataModule, collate, resolve_dev_set,
                           split_of)
+from typofix.misspellings import MisspellingsError, read_misspellings
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +71,13 @@ def test_collate_pads_and_shifts_targets(datamodule):
 
 
 def test_real_misspelling_files_read_and_fail_clearly(tmp_path):
-    assert ("accesing", "accessing") in read_pairs(resolve_dev_set("norvig-testset1.tsv"))
+    assert ("accesing", "accessing") in read_misspellings(resolve_dev_set("norvig-testset1.tsv"))
     bad = tmp_path / "bad.tsv"
     bad.write_text("onlyonecolumn\n")
-    with pytest.raises(DataError, match="bad.tsv:1"):
-        read_pairs(bad)
+    with pytest.raises(MisspellingsError, match="bad.tsv:1"):
+        read_misspellings(bad)
+    bad.write_text("\n\n")
+    with pytest.raises(MisspellingsError, match="no rows"):
+        read_misspellings(bad)
     with pytest.raises(DataError, match="not found"):
         resolve_dev_set("no-such-file.tsv")

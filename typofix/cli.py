@@ -296,10 +296,11 @@ def _add_evaluate(subcommands) -> None:
 
 def _evaluate(args: argparse.Namespace) -> int:
     from typofix import evaluate
+    from typofix.misspellings import MisspellingsError, read_misspellings
 
     try:
-        rows = evaluate.read_rows(args.file)[:args.limit]
-    except evaluate.EvalDataError as err:
+        rows = read_misspellings(args.file)[:args.limit]
+    except MisspellingsError as err:
         raise UsageError(str(err)) from None
     report = evaluate.evaluate(load_corrector(args), rows, args.top_k, progress=sys.stderr)
     print(json.dumps(report.as_dict()) if args.json else report.table())

@@ -17,6 +17,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset, Sampler
 
 from typofix.lexicon import Lexicon
+from typofix.misspellings import read_misspellings
 from typofix.typos import TypoGenerator
 from typofix.vocab import DEFAULT_ALPHABET, Vocab
 
@@ -44,23 +45,6 @@ def resolve_dev_set(path_or_name: str) -> Path:
     if bundled.is_file():
         return bundled
     raise DataError(f"misspelling file not found: {path_or_name}")
-
-
-def read_pairs(path: str | Path) -> list[tuple[str, str]]:
-    """`typo<TAB>correct` rows of a TSV of real misspellings."""
-    pairs = []
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise DataError(f"cannot read misspelling file {path}: {err}") from None
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise DataError(f"{path}:{lineno}: expected 'typo<TAB>correct', got {line[:60]!r}")
-        pairs.append((parts[0].strip().lower(), parts[1].strip().lower()))
-    return pairs
 
 
 def encode_pair(vocab: Vocab, typo: str, word: str):
@@ -252,7 +236,7 @@ class TypoDataModule(L.LightningDataModule):
         self.train_set = SyntheticTypos(self.splits["train"], counts ** self.smoothing, self.vocab, self.generator,
                                         self.seed, self.epoch_size)
         self.val_sets = [FixedPairs(self._held_out_pairs("val"), self.vocab)]
-        self.val_sets += [FixedPairs(read_pairs(resolve_dev_set(p)), self.vocab) for p in self.dev_sets.values()]
+        self.val_sets += [FixedPairs(read_misspellings(resolve_dev_set(p)), self.vocab) for p in self.dev_sets.values()]
         self.test_set = FixedPairs(self._held_out_pairs("test"), self.vocab)
         self._ready = True
 

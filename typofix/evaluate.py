@@ -6,32 +6,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 CHUNK = 1024  # typos per suggest_many call: big enough to batch well, small enough for a moving progress bar
-
-
-class EvalDataError(ValueError):
-    """An evaluation file that is missing or malformed; the message names the file and line."""
-
-
-def read_rows(path: str | Path) -> list[tuple[str, str]]:
-    """The (typo, correct) rows of a TSV, lowercased; blank lines skipped."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise EvalDataError(f"cannot read {path}: {getattr(err, 'strerror', None) or err}") from None
-    rows = []
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        parts = line.split("\t")
-        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-            raise EvalDataError(f"{path}:{lineno}: expected 'typo<TAB>correct', got {line[:60]!r}")
-        rows.append((parts[0].strip().lower(), parts[1].strip().lower()))
-    if not rows:
-        raise EvalDataError(f"{path}: no rows")
-    return rows
 
 
 @dataclass

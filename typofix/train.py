@@ -24,6 +24,7 @@ from typofix.atomic import atomic_path
 from typofix.checkpoint import ModelError, read_checkpoint
 from typofix.data import DataError
 from typofix.lexicon import LexiconError
+from typofix.misspellings import MisspellingsError
 from typofix.system import NonFiniteLossError
 
 CONFIG_PATH = "pkg://typofix.conf"
@@ -135,7 +136,7 @@ def _hydra_main(cfg: DictConfig) -> None:
         train(cfg)
     except TrainingStopped as err:
         _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
-    except (DataError, LexiconError, ModelError, NonFiniteLossError, FileNotFoundError,
+    except (DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError, FileNotFoundError,
             InstantiationException) as err:
         # They already say what is wrong and where (a bad config value: which key): no traceback, one line.
         _fail("error: " + " ".join(str(err).split()), 1)
