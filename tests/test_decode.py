@@ -102,7 +102,7 @@ def test_constraint_masks_follow_the_trie(model_vocab, small_lexicon):
     assert set(np.flatnonzero(allowed[0]).tolist()) == ids("srtaw")
     assert set(np.flatnonzero(allowed[1]).tolist()) == ids("l")  # no EOS: "spel" is no word
     assert set(np.flatnonzero(allowed[2]).tolist()) == ids("i") | {vocab.eos_id}
-    assert constraint.advance([spel], ids("l")) == [spell]
+    assert constraint.advance([spel], vocab.encode("l")) == [spell]
 
 
 def test_forced_scores_agree_with_greedy(model_vocab, stepper, batch):

@@ -17,7 +17,9 @@ def test_trie_knows_prefixes_and_word_ends():
     car = trie.walk("car")
     assert car > 0 and trie.is_word[car]
     assert not trie.is_word[trie.walk("ca")]
-    assert set(trie.children[trie.walk("ca")]) == {"r", "t"}
+    assert set(trie.children(trie.walk("ca"))) == {"r", "t"}
+    assert trie.spell(trie.walk("cart")) == "cart"
+    assert trie.child([car, car], [ord("t"), ord("x")]).tolist() == [trie.walk("cart"), -1]
     assert trie.walk("cab") == -1
     assert len(trie) == 6  # "", c, ca, car, cart, cat
 

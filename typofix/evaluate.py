@@ -88,7 +88,8 @@ def settings_of(corrector) -> dict:
     """The decoding settings a report states next to its figures."""
     return {"beam": corrector.beam, "lexicon": corrector.lexicon is not None, "prior_weight": corrector.prior_weight,
             "alpha": corrector.alpha, "known_min_count": corrector.known_min_count,
-            "edit_candidates": corrector.edit_candidates, "edit_weight": corrector.edit_weight}
+            "edit_candidates": corrector.edit_candidates, "two_edit_candidates": corrector.two_edit_candidates,
+            "edit_weight": corrector.edit_weight}
 
 
 class _Progress:

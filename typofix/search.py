@@ -79,6 +79,8 @@ class LexiconConstraint:
     def __init__(self, trie: PrefixTrie, symbols: list[str], eos_id: int):
         self.trie, self.symbols, self.eos_id = trie, symbols, eos_id
         self._char_ids = {s: i for i, s in enumerate(symbols)}
+        # The code point each id writes (specials, which are not single characters, never reach `advance`).
+        self._code_points = np.array([ord(s) if len(s) == 1 else -1 for s in symbols], dtype=np.int64)
         self._row_of: dict[int, int] = {}
         self._masks = np.zeros((1024, len(symbols)), dtype=bool)  # grows by doubling
 
@@ -89,7 +91,7 @@ class LexiconConstraint:
             if row == len(self._masks):
                 self._masks = np.concatenate([self._masks, np.zeros_like(self._masks)])
             # Characters the vocabulary cannot write (none with the default alphabet) are simply unreachable.
-            ids = [self._char_ids[c] for c in self.trie.children[node] if c in self._char_ids]
+            ids = [self._char_ids[c] for c in self.trie.children(node) if c in self._char_ids]
             if self.trie.is_word[node]:
                 ids.append(self.eos_id)
             self._masks[row, ids] = True
@@ -103,7 +105,7 @@ class LexiconConstraint:
 
     def advance(self, nodes: list[int], ids: list[int]) -> list[int]:
         """The node after writing `ids[i]` at `nodes[i]` (never EOS: a finished hypothesis leaves the beam)."""
-        return [self.trie.children[n][self.symbols[i]] for n, i in zip(nodes, ids)]
+        return self.trie.child(np.array(nodes), self._code_points[np.asarray(ids, dtype=np.int64)]).tolist()
 
 
 def _expand(arrays: Arrays, words: np.ndarray, beam: int) -> Arrays:
