@@ -1,14 +1,16 @@
 """Choose the corrector's decoding settings on the dev sets only: beam width, length normalisation (alpha),
-edit candidates on or off, how many two-edit candidates, prior weight (lambda), edit-distance weight (mu) and the known-word threshold.
+edit candidates on or off, how many two-edit candidates, prior weight (lambda), edit-distance weight (mu),
+first-letter weight (beta) and the known-word threshold.
 
 Usage (from the repository root)::
 
     python -m bench.tune_decoding --model outputs/bundled/checkpoints/last.ckpt [--beams 1 4 8] [--limit N]
 
-Each (beam, alpha, edit candidates, two-edit candidates) decodes the dev typos once with the prior off (alpha also decides when the
-search stops, so it needs its own decode); lambda, mu and the threshold only re-rank or override that decode's
-candidates, so they are scored offline: score = log P / (len + 1) ** alpha + lambda * log P_prior(word)
-- mu * edits(typo, word), and a typo whose word-list count reaches the threshold is left as it is. The chosen
+Each (beam, alpha, edit candidates, two-edit candidates) decodes the dev typos once with the prior off (alpha
+also decides when the search stops, so it needs its own decode); lambda, mu, beta and the threshold only re-rank
+or override that decode's candidates, so they are scored offline: score = log P / (len + 1) ** alpha
++ lambda * log P_prior(word) - mu * edits(typo, word) - beta * [first letters differ], and a typo whose
+word-list count reaches the threshold is left as it is. The chosen
 values belong in `typofix/corrector.py` (DEFAULT_*); `typofix evaluate` on each dev set with them must print the
 same top-1.
 
@@ -27,8 +29,9 @@ from pathlib import Path
 
 DEV_SETS = ("data/eval/norvig-testset1.tsv", "data/eval/birkbeck-dev.tsv")
 ALPHAS = (0.5, 1.0, 1.5)
-LAMBDAS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6)
-MUS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5)
+LAMBDAS = (0.0, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6)
+MUS = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5)
+BETAS = (0.0, 0.1, 0.2, 0.3)
 THRESHOLDS = (0, 1, 1_000_000, 10_000_000)  # 0: decode every word; 1: leave every listed word alone
 
 
@@ -86,10 +89,10 @@ def decode_raw(model_path, beam, alpha, one_edits, two_edits, words):
     return raw, speed, lexicon
 
 
-def best_candidate(typo, candidates, lexicon, lam, mu, threshold):
+def best_candidate(typo, candidates, lexicon, lam, mu, beta, threshold):
     if (threshold and lexicon.count(typo) >= threshold) or not candidates:
         return typo
-    return max(candidates, key=lambda c: c[1] + lam * c[2] - mu * c[3])[0]
+    return max(candidates, key=lambda c: c[1] + lam * c[2] - mu * c[3] - beta * (c[0][:1] != typo[:1]))[0]
 
 
 def main(argv=None) -> int:
@@ -98,7 +101,7 @@ def main(argv=None) -> int:
     torch.set_num_threads(1)
     args = parse_args(argv)
     sets = load_sets(args.sets, args.limit)
-    results = []  # (mean top-1, beam, alpha, edits, lambda, mu, threshold, per-set top-1, changed share)
+    results = []  # (mean top-1, beam, alpha, edits, lambda, mu, beta, threshold, per-set top-1, changed share)
     speeds = {}
     typos = list(dict.fromkeys(t for rows in sets.values() for t, _ in rows))
     grid = itertools.product(args.beams, ALPHAS if args.alphas is None else args.alphas, args.edits, args.two_edits)
@@ -110,31 +113,31 @@ def main(argv=None) -> int:
         speeds[beam, alpha, edits] = speed
         sample = correct_word_sample(lexicon, args.correct_sample)
         raw_correct, _, _ = decode_raw(args.model, beam, alpha, one, two, sample)
-        for lam, mu, threshold in itertools.product(LAMBDAS, MUS, THRESHOLDS):
-            per_set = {name: sum(best_candidate(t, raw[t], lexicon, lam, mu, threshold) == target
+        for lam, mu, beta, threshold in itertools.product(LAMBDAS, MUS, BETAS, THRESHOLDS):
+            per_set = {name: sum(best_candidate(t, raw[t], lexicon, lam, mu, beta, threshold) == target
                                  for t, target in rows) / len(rows) for name, rows in sets.items()}
-            changed = sum(best_candidate(w, raw_correct[w], lexicon, lam, mu, threshold) != w
+            changed = sum(best_candidate(w, raw_correct[w], lexicon, lam, mu, beta, threshold) != w
                           for w in sample) / len(sample)
             mean = sum(per_set.values()) / len(per_set)
-            results.append((mean, beam, alpha, edits, lam, mu, threshold, per_set, changed))
+            results.append((mean, beam, alpha, edits, lam, mu, beta, threshold, per_set, changed))
         print(f"beam {beam}, alpha {alpha}, edit candidates {edits}: {len(typos)} typos at {speed:.0f} words/s",
               file=sys.stderr)
 
     names = list(sets)
-    print(f"{'mean':>6} {'beam':>4} {'alpha':>5} {'edits':>6} {'lambda':>6} {'mu':>5} {'known>=':>8} "
+    print(f"{'mean':>6} {'beam':>4} {'alpha':>5} {'edits':>6} {'lambda':>6} {'mu':>5} {'beta':>5} {'known>=':>8} "
           + " ".join(f"{n[:14]:>14}" for n in names) + f" {'changes correct':>15}")
-    for mean, beam, alpha, edits, lam, mu, threshold, per_set, changed in sorted(results,
+    for mean, beam, alpha, edits, lam, mu, beta, threshold, per_set, changed in sorted(results,
                                                                                 key=lambda r: -r[0])[:args.top]:
-        print(f"{100 * mean:6.2f} {beam:4d} {alpha:5.2f} {edits:>6} {lam:6.2f} {mu:5.2f} {threshold:8d} "
+        print(f"{100 * mean:6.2f} {beam:4d} {alpha:5.2f} {edits:>6} {lam:6.2f} {mu:5.2f} {beta:5.2f} {threshold:8d} "
               + " ".join(f"{100 * per_set[n]:14.2f}" for n in names) + f" {100 * changed:14.1f}%")
     print("\nbest per beam and edit candidates, with and without the edit-distance term (words/s: its decode on "
           "this machine, one thread):")
     for (beam, edits), with_mu in itertools.product(dict.fromkeys((b, e) for b, _, e in speeds), (False, True)):
-        mean, _, alpha, _, lam, mu, threshold, per_set, _ = max(
+        mean, _, alpha, _, lam, mu, beta, threshold, per_set, _ = max(
             (r for r in results if r[1] == beam and r[3] == edits and (r[5] > 0) == with_mu), key=lambda r: r[0])
         print(f"  beam {beam:2d} edits {edits:6} mu {mu:4.2f}: {100 * mean:.2f} mean top-1 (" + ", ".join(
-            f"{n} {100 * per_set[n]:.1f}" for n in names) + f"; alpha {alpha}, lambda {lam}, known>={threshold}), "
-            f"{speeds[beam, alpha, edits]:.0f} words/s")
+            f"{n} {100 * per_set[n]:.1f}" for n in names) + f"; alpha {alpha}, lambda {lam}, beta {beta}, "
+            f"known>={threshold}), {speeds[beam, alpha, edits]:.0f} words/s")
     return 0
 
 

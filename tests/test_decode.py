@@ -154,6 +154,15 @@ def test_edit_weight_prefers_the_nearer_word(small_lexicon):
     assert ranked[0][1].score == pytest.approx(-1.2 - 0.5)
 
 
+def test_first_letter_weight_prefers_the_same_first_letter(small_lexicon):
+    hyps = [Hypothesis([], -1.0, -1.0), Hypothesis([], -1.1, -1.1)]  # the model slightly prefers "well"
+    words = ["well", "spell"]
+    assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0, "sell")] == ["well", "spell"]
+    ranked = rerank(hyps, words, small_lexicon, 0.0, "sell", first_letter_weight=0.3)
+    assert [w for w, _ in ranked] == ["spell", "well"]
+    assert ranked[1][1].score == pytest.approx(-1.0 - 0.3)
+
+
 def test_osa_distance():
     assert osa_distance("speling", "spelling") == 1
     assert osa_distance("recieve", "receive") == 1  # a transposition is one edit

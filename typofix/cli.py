@@ -72,6 +72,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
                        help="also score the word-list words one edit away, not only the beam's (default: on)")
     group.add_argument("--two-edit-candidates", type=_non_negative_int, metavar="N", help="also score the N most "
                        "frequent word-list words two edits away; 0 turns that off (default: tuned)")
+    group.add_argument("--first-letter-weight", type=_non_negative_float, metavar="B", help="penalty in the "
+                       "reranking for a candidate that starts with another letter than the typo (default: tuned)")
 
 
 def load_corrector(args: argparse.Namespace):
@@ -80,7 +82,8 @@ def load_corrector(args: argparse.Namespace):
 
     options = {"beam": args.beam, "prior_weight": args.prior_weight, "alpha": args.alpha,
                "known_min_count": args.known_min_count, "edit_candidates": args.edit_candidates,
-               "edit_weight": args.edit_weight, "two_edit_candidates": args.two_edit_candidates}
+               "edit_weight": args.edit_weight, "two_edit_candidates": args.two_edit_candidates,
+               "first_letter_weight": args.first_letter_weight}
     return Corrector.load(args.model, use_lexicon=not args.no_lexicon,
                           **{k: v for k, v in options.items() if v is not None})
 

@@ -89,7 +89,7 @@ def settings_of(corrector) -> dict:
     return {"beam": corrector.beam, "lexicon": corrector.lexicon is not None, "prior_weight": corrector.prior_weight,
             "alpha": corrector.alpha, "known_min_count": corrector.known_min_count,
             "edit_candidates": corrector.edit_candidates, "two_edit_candidates": corrector.two_edit_candidates,
-            "edit_weight": corrector.edit_weight}
+            "edit_weight": corrector.edit_weight, "first_letter_weight": corrector.first_letter_weight}
 
 
 class _Progress:

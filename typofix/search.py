@@ -273,16 +273,24 @@ def forced_hypotheses(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, ou
 
 
 def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
-           edit_weight: float = 0.0) -> list[tuple[str, Hypothesis]]:
+           edit_weight: float = 0.0, first_letter_weight: float = 0.0) -> list[tuple[str, Hypothesis]]:
     """The noisy channel: rank one input's candidates by
 
         score + weight * log P_prior(word) - edit_weight * edits(typo, word)
+              - first_letter_weight * [word and typo start differently]
 
     where `score` is the (length-normalised) log P_model(word | typo), the prior the lexicon's unigram
     frequency, and `edits` the optimal-string-alignment distance: a second, plain channel term that keeps the
-    model from preferring a frequent word several edits away to the word one edit away (off at 0)."""
+    model from preferring a frequent word several edits away to the word one edit away (off at 0). The last
+    term encodes that people seldom get the first letter wrong: in birkbeck-dev's rows two edits away, 6.5%
+    do (off at 0)."""
     def channel(h: Hypothesis, w: str) -> float:
-        return h.score + weight * lexicon.log_prior(w) - (edit_weight * osa_distance(typo, w) if edit_weight else 0.0)
+        score = h.score + weight * lexicon.log_prior(w)
+        if edit_weight:
+            score -= edit_weight * osa_distance(typo, w)
+        if first_letter_weight and w[:1] != typo[:1]:
+            score -= first_letter_weight
+        return score
 
     rescored = [(w, replace(h, score=channel(h, w))) for h, w in zip(hyps, words)]
     return sorted(rescored, key=lambda pair: -pair[1].score)
