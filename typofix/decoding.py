@@ -1,0 +1,85 @@
+"""Every knob of the correction engine in one frozen object, with its tuned default and the presets.
+
+The CLI, `evaluate`, the tuner and `Corrector` pass a `DecodingSettings` whole; none of them keeps loose
+copies of these defaults. How a word is corrected (see `typofix.corrector`):
+
+1. an accepted word (the acceptance dictionary, the word list, the user's words) and a special token (acronym,
+   roman numeral, initial, code) are left as they are, unless `leave_accepted` / `leave_special` are off;
+2. the cheap pass: the model encodes the typo once, writes its greedy (lexicon-constrained) answer, and scores
+   that answer, the typo itself and the `shortlist` lexicon neighbours the channel likes best as one prefix
+   trie; the noisy channel reranks them;
+3. the wide pass, only for words whose cheap answer is uncertain (its margin over the runner-up below
+   `wide_margin`, or `wide_min_edits` or more edits from the typo): beam search of width `beam` over the same
+   encoding, every neighbour one edit away and the `two_edit_candidates` most frequent two edits away;
+4. the confidence rule: the best correction replaces the typo only when its score beats the typo's own
+   (the typo as a name or a term we lack) by at least `min_confidence`.
+
+Scores are the noisy channel: log P_model(word | typo) / length^alpha + prior_weight * log P(word)
+- edit_weight * edits(typo, word) - first_letter_weight * [first letters differ].
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class DecodingSettings:
+    """The correction engine's settings; `DecodingSettings()` is the tuned default, `preset("fast")` the fast one."""
+
+    # The noisy channel (`search.rerank`).
+    alpha: float = 1.75
+    prior_weight: float = 0.03
+    edit_weight: float = 0.1
+    first_letter_weight: float = 0.2
+    # The cheap pass.
+    shortlist: int = 6
+    # The wide pass (beam 1 and wide_margin 0 turn it into greedy decoding).
+    beam: int = 24
+    wide_margin: float = 0.5
+    wide_min_edits: int = 3
+    two_edit_candidates: int = 5
+    # What is left alone.
+    min_confidence: float = 0.0
+    leave_accepted: bool = True
+    leave_special: bool = True
+    # The model alone: no lexicon constraint, no candidates, no prior, nothing accepted.
+    use_lexicon: bool = True
+
+    def __post_init__(self):
+        for name in ("beam",):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("shortlist", "wide_min_edits", "two_edit_candidates"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        for name in ("alpha", "prior_weight", "edit_weight", "first_letter_weight", "wide_margin"):
+            value = getattr(self, name)
+            if not value >= 0:  # also rejects nan
+                raise ValueError(f"{name} must be a number >= 0, got {value}")
+
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "DecodingSettings":
+        """A named preset ("default" or "fast") with some fields overridden (None values are ignored)."""
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            raise ValueError(f"unknown preset {name!r}; choose from {', '.join(PRESETS)}") from None
+        return base.with_(**overrides)
+
+    def with_(self, **overrides) -> "DecodingSettings":
+        """A copy with the given fields changed; None means "keep this one" (an option the user did not set)."""
+        known = {f.name for f in fields(self)}
+        unknown = set(overrides) - known
+        if unknown:
+            raise ValueError(f"unknown decoding setting(s): {', '.join(sorted(unknown))}")
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+PRESETS: dict[str, DecodingSettings] = {
+    "default": DecodingSettings(),
+    "fast": DecodingSettings(beam=1, wide_margin=0.0, wide_min_edits=0, two_edit_candidates=0, shortlist=3),
+}
