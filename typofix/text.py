@@ -6,6 +6,13 @@ UPPER CASE or Title case. Left as they are: URLs, e-mail addresses, numbers and 
 non-ASCII letters, mixed-case words (iPhone, McDonald), over-long tokens, single letters, and apostrophe forms
 other than the usual clitics. Hyphenated words are corrected part by part; a clitic ('s, n't, 're, ...) is
 split off and the stem alone is corrected.
+
+Also left as they are, unless `leave_special=False` (special tokens, written on purpose and rarely typos):
+acronyms (all-caps words of 2-5 letters: NASA, OK), Roman numerals of 2+ letters in upper or lower case (XIV,
+ii), initials (a capital, or a capital and one small letter, right before a full stop: H., Wm., Jr.), code
+(snake_case, dotted names such as os.path or config.yaml, paths such as /usr/bin, ./configure, ~/notes,
+src/main.c, C:\\Users, anything in `backticks`), #hashtags and @mentions, and any word touching a lone
+surrogate (a byte that was not valid UTF-8, read with errors="surrogateescape"): Caf\\udce9 is no "Caf".
 """
 
 from __future__ import annotations
@@ -17,15 +24,34 @@ MAX_WORD_LEN = 30
 
 # Order matters: a URL or an address is taken whole before its parts could be read as words. The bounded
 # repeats keep a long run of junk ("a.a.a.a...") linear: no start position rescans the whole run.
-_TOKEN = re.compile(r"""
-      (?P<url>\b(?:[a-z][a-z0-9+.\-]{0,20}://|www\.)[^\s<>"]+)
-    | (?P<email>\b[\w.+\-]{1,64}@[\w\-]+(?:\.[\w\-]+)+)
-    | (?P<word>[^\W_]+(?:['\u2019\-][^\W_]+)*)
-""", re.VERBOSE | re.IGNORECASE)
+_URL = r"(?P<url>\b(?:[a-z][a-z0-9+.\-]{0,20}://|www\.)[^\s<>\"]+)"
+_EMAIL = r"(?P<email>\b[\w.+\-]{1,64}@[\w\-]+(?:\.[\w\-]+)+)"
+_WORD = r"(?P<word>[^\W_]+(?:['\u2019\-][^\W_]+)*)"
+# Code and tags, tried before words. Each either starts only on its own mark (` # @ / ~ . X:\) or scans a
+# bounded run, so junk stays linear too. A relative path needs two slashes or a file name with an extension
+# (src/lib/x, src/main.c): with one slash and no dot it is prose (and/or, km/h, colour/color).
+_SPECIAL = r"""(?P<special>
+      `[^`\n]{1,200}`                                       # `inline code`
+    | (?<!\w)[#@]\w+                                       # #hashtag, @mention
+    | (?<![\w.~/\\])(?:~|\.\.?)?/[\w.\-~+%/]*                # /usr/bin/slapd, ./configure, ~/notes
+    | (?<!\w)[a-z]:\\[\w.\-~+%\\]*                           # C:\Users
+    | \w[\w.\-+]{0,64}(?:/[\w.\-+]{1,64}){2,32}              # src/lib/x
+    | \w[\w.\-+]{0,64}/[\w\-+]{1,64}(?:\.[\w\-+]{1,64}){1,8}    # src/main.c
+    | \w+(?:\.\w+)+                                        # os.path, config.yaml, e.g, J.R.R
+    | \w*_\w*                                              # snake_case, __init__, MAX_LEN
+)"""
+_TOKEN = re.compile("|".join([_URL, _EMAIL, _WORD]), re.VERBOSE | re.IGNORECASE)
+_TOKEN_SPECIAL = re.compile("|".join([_URL, _EMAIL, _SPECIAL, _WORD]), re.VERBOSE | re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 # Clitics split off a stem: "doesn't" is "does" + "n't". The contractions whose stem is no word stay whole.
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|re|ve|ll|d|m))$", re.IGNORECASE)
 _WHOLE_CONTRACTIONS = {"can't", "won't", "shan't", "ain't"}
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+# Well-formed: thousands, hundreds, tens, units in that order, each digit in its one subtractive or additive
+# spelling (XIV, MCMXC; not IIII, VX, IC). "civil" and "mid" are not numerals; "mix" is, and a word anyway.
+_ROMAN = re.compile(r"M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})")
+_INITIAL = re.compile(r"[A-Z][a-z]?")  # before a full stop: H. Wm. Jr.
+_SURROGATES = re.compile(r"[\ud800-\udfff]")  # surrogateescape gives U+DC80..U+DCFF; no other lone one is text
 
 
 class Piece(NamedTuple):
@@ -35,29 +61,41 @@ class Piece(NamedTuple):
     word: bool
 
 
-def split_text(text: str, max_len: int = MAX_WORD_LEN) -> list[Piece]:
-    """The text as pieces, in order; `"".join(p.text for p in pieces) == text` always holds."""
+def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = True) -> list[Piece]:
+    """The text as pieces, in order; `"".join(p.text for p in pieces) == text` always holds. `leave_special`
+    copies acronyms, numerals, initials, code, tags and words touching undecodable bytes (see the module
+    docstring); False hands them to the model like any other word."""
     pieces: list[Piece] = []
     end = 0
-    for match in _TOKEN.finditer(text):
+    for match in (_TOKEN_SPECIAL if leave_special else _TOKEN).finditer(text):
         if match.start() > end:
             pieces.append(Piece(text[end:match.start()], False))
         token = match.group()
-        if match.lastgroup == "word" and len(token) <= max_len:
-            pieces.extend(_word_pieces(token, max_len))
-        else:
+        if match.lastgroup != "word" or len(token) > max_len:
             pieces.append(Piece(token, False))
+        elif leave_special and (_touches_bad_byte(text, match.start(), match.end())
+                                or (_INITIAL.fullmatch(token) and text.startswith(".", match.end()))):
+            pieces.append(Piece(token, False))
+        else:
+            pieces.extend(_word_pieces(token, max_len, leave_special))
         end = match.end()
     if end < len(text):
         pieces.append(Piece(text[end:], False))
     return _merge_literals(pieces)
 
 
-def _word_pieces(token: str, max_len: int) -> list[Piece]:
+def _touches_bad_byte(text: str, start: int, end: int) -> bool:
+    """A lone surrogate right before or after text[start:end]: the word is part of a token whose real spelling
+    we cannot see (Caf + an undecodable byte), so no correction of its ASCII part can be right."""
+    return bool(_SURROGATES.match(text, end) or (start and _SURROGATES.match(text, start - 1)))
+
+
+def _word_pieces(token: str, max_len: int, leave_special: bool) -> list[Piece]:
     """A word token (letters and digits joined by apostrophes or hyphens) as pieces: each hyphen part is
-    corrected on its own; the whole token is left alone when any part is not an ordinary ASCII word."""
+    corrected on its own; the whole token is left alone when any part is not an ordinary ASCII word. An
+    acronym or numeral part is left alone without spoiling the rest (FBI-approved, FBI's)."""
     if _ASCII_WORD.fullmatch(token):  # the common case, one plain word
-        return [Piece(token, _correctable(token, max_len))]
+        return [Piece(token, _to_correct(token, max_len, leave_special))]
     parts = re.split(r"(-)", token)  # keeps the hyphens: ["well", "-", "knwon"]
     pieces = []
     for part in parts:
@@ -68,7 +106,7 @@ def _word_pieces(token: str, max_len: int) -> list[Piece]:
         stem = part[:clitic.start()] if clitic else part
         if not _correctable(stem, max_len) and not _known_shape(stem):
             return [Piece(token, False)]
-        pieces.append(Piece(stem, _correctable(stem, max_len)))
+        pieces.append(Piece(stem, _to_correct(stem, max_len, leave_special)))
         if clitic:
             pieces.append(Piece(clitic.group(), False))
     return pieces
@@ -76,6 +114,18 @@ def _word_pieces(token: str, max_len: int) -> list[Piece]:
 
 def _correctable(word: str, max_len: int) -> bool:
     return 2 <= len(word) <= max_len and bool(_ASCII_WORD.fullmatch(word)) and case_shape(word) is not None
+
+
+def _to_correct(word: str, max_len: int, leave_special: bool) -> bool:
+    """A word the model may rewrite: correctable, and no acronym or numeral where those are left alone."""
+    return _correctable(word, max_len) and not (leave_special and _is_acronym_or_numeral(word))
+
+
+def _is_acronym_or_numeral(word: str) -> bool:
+    """NASA, OK (all caps, 2-5 letters); XIV, MCMXC, xiv (a well-formed Roman numeral, all upper or all lower)."""
+    if _ACRONYM.fullmatch(word):
+        return True
+    return len(word) >= 2 and (word.isupper() or word.islower()) and _ROMAN.fullmatch(word.upper()) is not None
 
 
 def _known_shape(word: str) -> bool:
