@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import sys
+from collections import deque
 
 from typofix import __version__
 
@@ -54,38 +55,58 @@ def _non_negative_float(text: str) -> float:
 
 
 def _add_model_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("model and decoding")
+    group = parser.add_argument_group("model and decoding (defaults: the tuned settings, typofix.decoding)")
     group.add_argument("--model", metavar="PATH", help="model file: an ONNX export (.onnxz, run by onnxruntime), "
                        "a slim export (.pt) or a training .ckpt (run by torch) (default: the bundled model)")
-    group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width; 1 is greedy (default: tuned)")
+    group.add_argument("--fast", action="store_true", help="the fast preset: the cheap pass only, no wide search")
+    group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width of the wide search for "
+                       "uncertain words; 1 turns the wide search off")
     group.add_argument("--no-lexicon", action="store_true", help="the model alone: no word-list constraint, no "
-                       "frequency prior, known words not left alone")
-    group.add_argument("--prior-weight", type=_non_negative_float, metavar="W",
-                       help="weight of log P(word) in the noisy-channel reranking (default: tuned)")
-    group.add_argument("--alpha", type=_non_negative_float, metavar="A",
-                       help="length normalisation: candidates ranked by log P / length^A (default: tuned)")
-    group.add_argument("--known-min-count", type=int, metavar="N", help="leave words alone whose word-list count "
-                       "is at least N; 0 corrects every word (default: tuned)")
-    group.add_argument("--edit-weight", type=_non_negative_float, metavar="M", help="weight of the edit distance "
-                       "between typo and candidate in the reranking, 0 for the model and prior alone (default: tuned)")
-    group.add_argument("--edit-candidates", action=argparse.BooleanOptionalAction, default=None,
-                       help="also score the word-list words one edit away, not only the beam's (default: on)")
-    group.add_argument("--two-edit-candidates", type=_non_negative_int, metavar="N", help="also score the N most "
-                       "frequent word-list words two edits away; 0 turns that off (default: tuned)")
-    group.add_argument("--first-letter-weight", type=_non_negative_float, metavar="B", help="penalty in the "
-                       "reranking for a candidate that starts with another letter than the typo (default: tuned)")
+                       "candidates, no frequency prior, no word left alone")
+    group.add_argument("--min-confidence", type=float, metavar="C", help="rewrite an unknown word only when its "
+                       "best correction's score beats the word's own by C (higher: fewer, surer corrections)")
+    group.add_argument("--correct-accepted", action="store_true", help="correct words the dictionary accepts too "
+                       "(by default a word that is a word is never rewritten)")
+    group.add_argument("--correct-special", action="store_true", help="correct acronyms, roman numerals, initials "
+                       "and code-like tokens too (left alone by default)")
+    for flag, field, kind, metavar, text in _TUNING_OPTIONS:
+        group.add_argument(flag, dest=field, type=kind, metavar=metavar, help=text)
+
+
+_TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the knobs the tuner sets
+    ("--prior-weight", "prior_weight", _non_negative_float, "W", "weight of log P(word) in the noisy channel"),
+    ("--alpha", "alpha", _non_negative_float, "A", "length normalisation: log P / length^A"),
+    ("--edit-weight", "edit_weight", _non_negative_float, "M", "penalty per edit between typo and candidate"),
+    ("--first-letter-weight", "first_letter_weight", _non_negative_float, "B",
+     "penalty for a candidate that starts with another letter than the typo"),
+    ("--shortlist", "shortlist", _non_negative_int, "N", "one-edit neighbours the cheap pass scores with the model"),
+    ("--wide-margin", "wide_margin", _non_negative_float, "D", "a cheap answer that beats leaving the word by "
+     "less than D gets the wide search"),
+    ("--two-edit-candidates", "two_edit_candidates", _non_negative_int, "N",
+     "the N most frequent words two edits away join the wide search"),
+)
+
+
+def decoding_settings(args: argparse.Namespace):
+    """The DecodingSettings the options describe: the preset (--fast or the default) with what was set."""
+    from typofix.decoding import DecodingSettings
+
+    overrides = {field: getattr(args, field) for _, field, *_ in _TUNING_OPTIONS}
+    overrides.update(beam=args.beam, min_confidence=args.min_confidence,
+                     leave_accepted=False if args.correct_accepted else None,
+                     leave_special=False if args.correct_special else None,
+                     use_lexicon=False if args.no_lexicon else None)
+    try:
+        return DecodingSettings.preset("fast" if args.fast else "default", **overrides)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
 
 
 def load_corrector(args: argparse.Namespace):
-    """The Corrector the model options describe; unset options keep the Corrector's tuned defaults."""
+    """The Corrector the model options describe."""
     from typofix.corrector import Corrector
 
-    options = {"beam": args.beam, "prior_weight": args.prior_weight, "alpha": args.alpha,
-               "known_min_count": args.known_min_count, "edit_candidates": args.edit_candidates,
-               "edit_weight": args.edit_weight, "two_edit_candidates": args.two_edit_candidates,
-               "first_letter_weight": args.first_letter_weight}
-    return Corrector.load(args.model, use_lexicon=not args.no_lexicon,
-                          **{k: v for k, v in options.items() if v is not None})
+    return Corrector.load(args.model, settings=decoding_settings(args))
 
 
 # --- correct -----------------------------------------------------------------------------------------------
@@ -103,8 +124,28 @@ def _add_correct(subcommands) -> None:
                         "(for text: input line and corrected line)")
     parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
                         'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
+    _add_jobs_option(parser, "text from - or --file")
     _add_model_options(parser)
     parser.set_defaults(handler=_correct)
+
+
+def _add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help=f"correct {what} in N worker "
+                        "processes (one core each); the output is the same as with 1 (default: 1)")
+
+
+def _recipe(args: argparse.Namespace):
+    """What each --jobs worker needs to build the same corrector."""
+    from typofix.jobs import CorrectorRecipe
+
+    return CorrectorRecipe(args.model, decoding_settings(args))
+
+
+def _json_line(record: dict) -> str:
+    """One JSON line, always valid UTF-8: a byte of the input that was not UTF-8 (carried as a lone surrogate)
+    is written as its JSON escape (\\udcXX), which a JSON reader turns back into the same string."""
+    line = json.dumps(record, ensure_ascii=False)
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _correct(args: argparse.Namespace) -> int:
@@ -119,11 +160,20 @@ def _correct(args: argparse.Namespace) -> int:
         raise UsageError("--top-k applies to words, not to text (- or --file)")
     if args.explain and (text_mode or args.top_k != 1):
         raise UsageError("--explain explains the best correction of words: not with -, --file or --top-k")
+    if args.jobs > 1 and not text_mode:
+        raise UsageError("--jobs applies to text (- or --file), not to words on the command line")
     if text_mode:
         source = _open_text(args.file)  # before the model: a missing file is reported at once
-        corrector = load_corrector(args)
         with source:
-            _correct_stream(corrector, source, sys.stdout, args.json, interactive=source.isatty())
+            if args.jobs > 1:
+                from typofix.jobs import CorrectorPool
+
+                with CorrectorPool(_recipe(args), args.jobs) as pool:
+                    _correct_stream(pool.correct_many, source, sys.stdout, args.json, interactive=False)
+            else:
+                corrector = load_corrector(args)
+                _correct_stream(lambda batches: map(corrector.correct_many, batches), source, sys.stdout,
+                                args.json, interactive=source.isatty())
         return EXIT_OK
     corrector = load_corrector(args)
     if args.explain:
@@ -134,8 +184,7 @@ def _correct(args: argparse.Namespace) -> int:
         return EXIT_OK
     for word, ranked in zip(args.words, corrector.suggest_many(args.words, args.top_k)):
         if args.json:
-            print(json.dumps({"input": word, "candidates": [{"word": w, "score": round(s, 4)} for w, s in ranked]},
-                             ensure_ascii=False))
+            print(_json_line({"input": word, "candidates": [{"word": w, "score": round(s, 4)} for w, s in ranked]}))
         else:
             print(f"{word}\t" + "\t".join(f"{w} ({s:.3f})" for w, s in ranked))
     return EXIT_OK
@@ -152,27 +201,36 @@ def _open_text(path: str | None):
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
-def _correct_stream(corrector, source, out, as_json: bool, interactive: bool) -> None:
-    """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing)."""
+def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bool) -> None:
+    """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing).
+    `correct_batches` maps an iterable of batches (lists of texts) to their corrections, in order: one
+    corrector's `correct_many`, or a `CorrectorPool`'s."""
     from typofix.text import read_chunks
 
-    batch, size = [], 0
-    for chunk in read_chunks(source.readline):
-        batch.append(chunk)
-        size += len(chunk[0])
-        if interactive or size >= (1 << 16) or len(batch) >= 512:
-            _write_batch(corrector, batch, out, as_json)
-            batch, size = [], 0
-    _write_batch(corrector, batch, out, as_json)
+    held: deque[list[tuple[str, bool]]] = deque()  # batches read, waiting for their corrections
+
+    def batches():
+        batch, size = [], 0
+        for chunk in read_chunks(source.readline):
+            batch.append(chunk)
+            size += len(chunk[0])
+            if interactive or size >= (1 << 16) or len(batch) >= 512:
+                held.append(batch)
+                yield [text for text, literal in batch if not literal]
+                batch, size = [], 0
+        held.append(batch)
+        yield [text for text, literal in batch if not literal]
+
+    for corrected in correct_batches(batches()):
+        _write_batch(held.popleft(), corrected, out, as_json)
 
 
-def _write_batch(corrector, batch: list[tuple[str, bool]], out, as_json: bool) -> None:
-    texts = [text for text, literal in batch if not literal]
-    corrected = iter(corrector.correct_many(texts))
+def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool) -> None:
+    corrected = iter(corrected)
     for text, literal in batch:
         fixed = text if literal else next(corrected)
         if as_json:
-            out.write(json.dumps({"input": text, "output": fixed}, ensure_ascii=False) + "\n")
+            out.write(_json_line({"input": text, "output": fixed}) + "\n")
         else:
             out.write(fixed)
     out.flush()
@@ -189,8 +247,7 @@ def _explain(corrector, words: list[str], as_json: bool) -> int:
 
     for word, fixed in zip(words, corrector.correct_many(words)):
         if as_json:
-            print(json.dumps({"input": word, "output": fixed, "changes": [asdict(c) for c in changes(word, fixed)]},
-                             ensure_ascii=False))
+            print(_json_line({"input": word, "output": fixed, "changes": [asdict(c) for c in changes(word, fixed)]}))
         else:
             print(describe(word, fixed))
     return EXIT_OK
@@ -293,6 +350,7 @@ def _add_evaluate(subcommands) -> None:
     parser.add_argument("--top-k", type=_positive_int, default=5, metavar="K", help="k of the top-k accuracy")
     parser.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N rows")
     parser.add_argument("--json", action="store_true", help="one JSON object instead of the table")
+    _add_jobs_option(parser, "the typos")
     _add_model_options(parser)
     parser.set_defaults(handler=_evaluate)
 
@@ -305,7 +363,14 @@ def _evaluate(args: argparse.Namespace) -> int:
         rows = read_misspellings(args.file)[:args.limit]
     except MisspellingsError as err:
         raise UsageError(str(err)) from None
-    report = evaluate.evaluate(load_corrector(args), rows, args.top_k, progress=sys.stderr)
+    if args.jobs > 1:
+        from typofix.jobs import CorrectorPool
+
+        recipe = _recipe(args)
+        with CorrectorPool(recipe, args.jobs) as pool:
+            report = evaluate.evaluate(pool, rows, args.top_k, progress=sys.stderr, settings=recipe.settings)
+    else:
+        report = evaluate.evaluate(load_corrector(args), rows, args.top_k, progress=sys.stderr)
     print(json.dumps(report.as_dict()) if args.json else report.table())
     return EXIT_OK
 
@@ -324,13 +389,15 @@ def _add_export(subcommands) -> None:
     parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier slim export (.pt)")
     parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt or typofix/models/default.onnxz")
     parser.add_argument("--fp32", action="store_true", help="keep float32 weights (twice the size)")
+    parser.add_argument("--int8", action="store_true", help="ONNX only: int8 weights, dynamic quantization "
+                        "(about half the time per step on an AVX2 CPU; what it costs in accuracy: README)")
     parser.set_defaults(handler=_export)
 
 
 def _export(args: argparse.Namespace) -> int:
     from typofix.export import export
 
-    size = export(args.checkpoint, args.out, half=not args.fp32)
+    size = export(args.checkpoint, args.out, half=not args.fp32, int8=args.int8)
     print(f"wrote {args.out} ({size / 1e6:.2f} MB)")
     return EXIT_OK
 

@@ -8,36 +8,29 @@ Hydra either way: a model file describes itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from typofix.lexicon import Lexicon
+from typofix.neighbours import DeletionIndex, one_edit_words
 from typofix.modelfile import ModelError, bundled_model_path, bundled_onnx_path
-from typofix.search import Hypothesis, LexiconConstraint, Stepper, beam_search, forced_hypotheses, rerank
+from typofix.decoding import DecodingSettings
+from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
+                            trie_hypotheses)
 from typofix.text import MAX_WORD_LEN, match_case, split_text
+from typofix.typos import osa_distance
 from typofix.vocab import Vocab
 
-__all__ = ["Candidate", "Corrector", "ModelError", "bundled_model_path", "load_stepper", "one_edit_words"]
+__all__ = ["Candidate", "Corrector", "DecodingSettings", "ModelError", "bundled_model_path", "load_stepper",
+           "one_edit_words"]
 
-# Decoding defaults, chosen on the dev sets only (norvig-testset1, birkbeck-dev) on the bundled model with
-# `python -m bench.tune_decoding --model typofix/models/default.onnxz --beams 16 24 32 --alphas 1.25 1.5 1.75 2.0
-# --edits on --two-edits 5` (run per beam and alpha): the best Birkbeck top-1 among settings that keep
-# norvig-testset1 at 86% and change at most 0.5% of a frequency-drawn sample of correct words. Beam 24 gains
-# 0.2 points over 16 at 1.4x the time, 32 adds 0.04 more. A first-letter weight of 0.1 instead of 0.2 would
-# give norvig 86.4 and Birkbeck 44.9. Words with a count of 10M or more (the most common few thousand) are
-# left alone outright; rarer listed words are decoded too, which fixes some real-word errors (decoding every
-# word would gain 0.1 point on Birkbeck and change 1.1% of the correct words).
-DEFAULT_BEAM = 24
-DEFAULT_PRIOR_WEIGHT = 0.03
-DEFAULT_ALPHA = 1.75
-DEFAULT_KNOWN_MIN_COUNT = 10_000_000
-DEFAULT_EDIT_CANDIDATES = True
-DEFAULT_EDIT_WEIGHT = 0.1
-DEFAULT_TWO_EDIT_CANDIDATES = 5
-DEFAULT_FIRST_LETTER_WEIGHT = 0.2
 BATCH_SIZE = 256
+# Two-edit candidates come from the most frequent words only: the index of all 77k takes 0.8 s to build, of
+# these 0.3 s, and the wide pass wants the most frequent two-edit words anyway.
+TWO_EDIT_WORDS = 40_000
 _CACHE_SIZE = 100_000
 
 
@@ -84,53 +77,52 @@ class Candidate:
 
 
 class Corrector:
-    """Corrects words and text with a trained model.
+    """Corrects words and text with a trained model, its word list and a `DecodingSettings`.
 
-    A word is decoded by (lexicon-constrained) beam search, the lexicon words one edit away join the beam's
-    candidates when `edit_candidates`, so do the `two_edit_candidates` most frequent lexicon words two edits
-    away (all scored by the same model), and all are reranked by the noisy channel
-    log P_model(word | typo) / length^alpha + prior_weight * log P(word) - edit_weight * edits(typo, word)
-    - first_letter_weight * [word and typo start differently]
-    (`search.rerank`). Words in the lexicon with at least
-    `known_min_count` occurrences are left alone (0 turns that off); `use_lexicon=False` uses the model alone:
-    no constraint, no edit candidates, no prior, nothing left alone. Text keeps every character outside the
-    corrected words (see `typofix.text`).
+    Acceptance is apart from generation: a word the acceptance dictionary, the word list or the user knows is
+    left as it is (`settings.leave_accepted`), and so are the special tokens `typofix.text` sets aside
+    (`settings.leave_special`). Any other word goes through the engine `typofix.decoding` describes: a cheap
+    pass for every word (encode once, greedy answer, a channel-shortlisted handful of neighbours and the typo
+    itself scored as one prefix trie), a wide pass (beam search over the same encoding, more neighbours) only
+    where the cheap answer is uncertain, and the confidence rule, under which the typo stays unless its best
+    correction beats the typo's own score by `settings.min_confidence`. `use_lexicon=False` is the model alone.
     """
 
-    def __init__(self, stepper: Stepper, vocab: Vocab, lexicon: Lexicon | None, beam: int = DEFAULT_BEAM,
-                 prior_weight: float = DEFAULT_PRIOR_WEIGHT, alpha: float = DEFAULT_ALPHA,
-                 known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
-                 edit_weight: float = DEFAULT_EDIT_WEIGHT, two_edit_candidates: int = DEFAULT_TWO_EDIT_CANDIDATES,
-                 first_letter_weight: float = DEFAULT_FIRST_LETTER_WEIGHT, max_word_len: int = MAX_WORD_LEN,
+    def __init__(self, stepper: Stepper, vocab: Vocab, lexicon: Lexicon | None,
+                 settings: DecodingSettings = DecodingSettings(), accepted=None, max_word_len: int = MAX_WORD_LEN,
                  batch_size: int = BATCH_SIZE):
-        if beam < 1:
-            raise ValueError(f"beam must be at least 1, got {beam}")
-        if two_edit_candidates < 0:
-            raise ValueError(f"two_edit_candidates must be at least 0, got {two_edit_candidates}")
-        self.stepper, self.vocab, self.lexicon = stepper, vocab, lexicon
-        self.beam, self.prior_weight, self.alpha = beam, prior_weight, alpha
-        self.known_min_count, self.edit_candidates, self.edit_weight = known_min_count, edit_candidates, edit_weight
-        self.two_edit_candidates, self.first_letter_weight = two_edit_candidates, first_letter_weight
+        if lexicon is None and settings.use_lexicon:
+            settings = settings.with_(use_lexicon=False)
+        self.stepper, self.vocab, self.settings = stepper, vocab, settings
+        self.lexicon = lexicon if settings.use_lexicon else None
+        # Accepted words: whatever answers `in` (typofix.lexicon.AcceptedWords); without one, the word list.
+        self.accepted = accepted if accepted is not None else self.lexicon
         self.max_word_len, self.batch_size = max_word_len, batch_size
         # Built now, not on first use: building the trie takes a noticeable fraction of a second, and that
         # belongs to loading, not to the first batch a benchmark times.
-        self.constraint = (LexiconConstraint(lexicon.trie, vocab.symbols, vocab.eos_id) if lexicon is not None
-                           else None)
+        self.constraint = (LexiconConstraint(self.lexicon.trie, vocab.symbols, vocab.eos_id, self.lexicon,
+                                             settings.prior_weight) if self.lexicon is not None else None)
         self._best: dict[str, str] = {}  # word -> its correction: text repeats words, so decode each once
+        self._deletion_index: DeletionIndex | None = None
 
     @classmethod
-    def load(cls, path: str | Path | None = None, beam: int = DEFAULT_BEAM, use_lexicon: bool = True,
-             prior_weight: float = DEFAULT_PRIOR_WEIGHT, alpha: float = DEFAULT_ALPHA,
-             known_min_count: int = DEFAULT_KNOWN_MIN_COUNT, edit_candidates: bool = DEFAULT_EDIT_CANDIDATES,
-             edit_weight: float = DEFAULT_EDIT_WEIGHT, two_edit_candidates: int = DEFAULT_TWO_EDIT_CANDIDATES,
-             first_letter_weight: float = DEFAULT_FIRST_LETTER_WEIGHT, lexicon_path: str | Path | None = None,
-             device: str = "cpu") -> "Corrector":
+    def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
+             lexicon_path: str | Path | None = None, accepted_path: str | Path | None = None,
+             user_words: Iterable[str] = (), device: str = "cpu") -> "Corrector":
         """A corrector for the model at `path` (an ONNX export .onnxz, a slim export or a training checkpoint;
-        None: the bundled model, see `load_stepper`) with the word list at `lexicon_path` (None: the bundled one)."""
+        None: the bundled model, see `load_stepper`) with `settings` (None: the tuned default, or the fast preset
+        when `fast`), the word list at `lexicon_path` and the acceptance dictionary at `accepted_path` (None:
+        the bundled ones), plus `user_words`, which are accepted and may be corrections too."""
+        settings = settings if settings is not None else DecodingSettings.preset("fast" if fast else "default")
         stepper, vocab = load_stepper(path, device)
-        lexicon = Lexicon.from_tsv(lexicon_path) if use_lexicon else None
-        return cls(stepper, vocab, lexicon, beam, prior_weight, alpha, known_min_count, edit_candidates,
-                   edit_weight, two_edit_candidates, first_letter_weight)
+        lexicon = accepted = None
+        if settings.use_lexicon:
+            lexicon = Lexicon.from_tsv(lexicon_path)
+            user_words = [w.lower() for w in user_words]
+            for word in user_words:  # a user's word can be a correction: give it a middling prior
+                lexicon.counts.setdefault(word, USER_WORD_COUNT)
+            accepted = load_accepted(accepted_path, lexicon, user_words)
+        return cls(stepper, vocab, lexicon, settings, accepted)
 
     # --- public API ----------------------------------------------------------------------------------------
 
@@ -144,60 +136,179 @@ class Corrector:
 
     def correct_many(self, texts: list[str]) -> list[str]:
         """`correct_text` of every item, all their words decoded in shared batches."""
-        split = [split_text(text, self.max_word_len) for text in texts]
+        split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         words = {p.text.lower() for pieces in split for p in pieces if p.word}
         if len(self._best) + len(words) > _CACHE_SIZE:
             self._best.clear()  # bounded memory on endless streams
-        todo = words - self._best.keys()
-        for word, ranked in self._rank(sorted(todo), 1, want_scores=False).items():
+        todo = [w for w in words - self._best.keys() if not self.is_accepted(w)]
+        self._best.update((w, w) for w in words - self._best.keys() if self.is_accepted(w))
+        for word, ranked in self._rank(sorted(todo), 1).items():
             self._best[word] = ranked[0].word
         return ["".join(match_case(p.text, self._best[p.text.lower()]) if p.word else p.text for p in pieces)
                 for pieces in split]
 
     def suggest(self, word: str, k: int = 5) -> list[tuple[str, float]]:
-        """Up to `k` corrections of `word`, best first, with their scores (the beam's finished hypotheses, plus
-        the lexicon words one edit away when `edit_candidates`)."""
+        """Up to `k` corrections of `word`, best first, with their scores; the first is what `correct` gives."""
         return self.suggest_many([word], k)[0]
 
     def suggest_many(self, words: list[str], k: int = 5) -> list[list[tuple[str, float]]]:
-        """`suggest` for every word, decoded in shared batches. A known word comes first as itself; input that
-        is not one correctable word (a URL, a number, a phrase) gets its `correct_text` with score 0.0."""
+        """`suggest` for every word, decoded in shared batches. An accepted word comes first as itself; input
+        that is not one correctable word (a URL, a number, a phrase, an acronym) gets its `correct_text` with
+        score 0.0."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         single = {}
         for word in words:
-            pieces = split_text(word, self.max_word_len)
+            pieces = split_text(word, self.max_word_len, self.settings.leave_special)
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
-        ranked = self._rank(sorted(set(single.values())), k, want_scores=True)
+        ranked = self._rank(sorted(set(single.values())), k)
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
-        return [[(match_case(w, c.word), c.score) for c in ranked[single[w]]] if w in single else [(passed[w], 0.0)]
-                for w in words]
+        return [[(match_case(w, c.word), c.score) for c in ranked[single[w]][:k]] if w in single
+                else [(passed[w], 0.0)] for w in words]
 
     def explain(self, word: str, k: int = 5) -> list[Candidate]:
-        """The model's `k` best corrections of one lowercase-able word with their attention weights, decoded
-        even when the word is known (this shows what the model does, not what `correct` would keep)."""
-        return self._decode([word.lower()], k)[word.lower()]
+        """The model's `k` best corrections of one lowercase-able word with their attention weights, searched
+        even when the word is accepted and ranked without the confidence rule (this shows what the model does,
+        not what `correct` would keep)."""
+        return self._rank([word.lower()], k, decide=False)[word.lower()]
 
-    # --- decoding ------------------------------------------------------------------------------------------
+    def is_accepted(self, word: str) -> bool:
+        """True for a lowercase word the corrector leaves alone as a word."""
+        return self.settings.leave_accepted and self.accepted is not None and word in self.accepted
 
-    def is_known(self, word: str) -> bool:
-        """True for a lowercase word the corrector leaves alone."""
-        return (self.lexicon is not None and self.known_min_count > 0
-                and self.lexicon.count(word) >= self.known_min_count)
+    # --- the engine ----------------------------------------------------------------------------------------
 
-    def _rank(self, words: list[str], k: int, want_scores: bool) -> dict[str, list[Candidate]]:
-        """Up to `k` candidates for each lowercase word. A known word ranks itself first (scored by the model
-        when `want_scores`, else 0.0) and is decoded only when more than one candidate is asked for."""
-        known = [w for w in words if self.is_known(w)]
-        unknown = [w for w in words if not self.is_known(w)]
-        ranked = self._decode(unknown + (known if k > 1 else []), k)
-        scores = self._score(known) if want_scores else dict.fromkeys(known, 0.0)
-        for word in known:
-            rest = [c for c in ranked.get(word, []) if c.word != word]
-            ranked[word] = [Candidate(word, scores[word])] + rest[:k - 1]
-        return ranked
+    def _rank(self, words: list[str], k: int, decide: bool = True) -> dict[str, list[Candidate]]:
+        """Up to `k` candidates for each lowercase word, best first. With `decide`, the typo itself comes first
+        unless the best correction beats it by `min_confidence` (for `correct`, `suggest`); without, all
+        candidates in score order, the typo itself only where it is a listed word (for `explain`)."""
+        result: dict[str, list[Candidate]] = {}
+        for word in words:  # characters the model cannot read: left as they are
+            if not word or not self.vocab.covers(word):
+                result[word] = [Candidate(word, 0.0)]
+        todo = [w for w in words if w not in result]
+        if not self.settings.use_lexicon:
+            result.update(self._model_alone(todo, k))
+            return result
+        for word, (ranked, keep) in self._search(todo, k).items():
+            if decide:
+                others = [c for c in ranked if c.word != word]
+                confident = (others and not self.is_accepted(word)
+                             and others[0].score - keep.score >= self.settings.min_confidence)
+                result[word] = (others[:1] + [keep] + others[1:] if confident else [keep] + others)[:k]
+            else:
+                listed = [c for c in ranked if c.word != word or word in self.lexicon]
+                result[word] = listed[:k] or [keep]
+        return result
+
+    def _model_alone(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
+        """Plain beam search, no lexicon: the model's own top `k` (an empty output is never offered)."""
+        result = {}
+        for chunk, src, src_len in self._batches(words):
+            beams = beam_search(self.stepper, src, src_len, beam=max(k, self.settings.beam), alpha=self.settings.alpha)
+            for word, hyps in zip(chunk, beams):
+                found = [Candidate(self.vocab.decode(h.ids), h.score, h.attn) for h in hyps if h.ids]
+                result[word] = found[:k] or [Candidate(word, 0.0)]
+        return result
+
+    def _search(self, words: list[str], k: int) -> dict[str, tuple[list[Candidate], Candidate]]:
+        """Per word: its candidates ranked by the noisy channel (the typo itself among them) and the typo's own
+        candidate. The cheap pass for all, the wide pass for the uncertain; see the class docstring."""
+        s = self.settings
+        result = {}
+        for chunk, src, src_len in self._batches(words):
+            encoded = self.stepper.encode(src, src_len)  # once per typo, for every pass and candidate
+            greedy = beam_search(self.stepper, None, src_len, beam=1, alpha=s.alpha, constraint=self.constraint,
+                                 encoded=encoded)
+            found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]  # per word: output -> hyp
+            edits = [dict(self._shortlist(word)) for word in chunk]
+            for word, near in zip(chunk, edits):
+                near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
+            self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
+            ranked = [self._ranked(word, cands, near) for word, cands, near in zip(chunk, found, edits)]
+
+            uncertain = [row for row, (word, cands) in enumerate(zip(chunk, ranked)) if self._uncertain(word, cands)]
+            if uncertain and s.beam > 1:
+                rows = np.array(uncertain)
+                sub, sub_len = take_rows(encoded, rows), src_len[rows]
+                # The wide search looks for a better first candidate: whatever cannot beat the cheap pass's best
+                # is dropped (the rest of a top-k are the best of the candidates scored on the way).
+                floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
+                beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
+                                    constraint=self.constraint, encoded=sub, floor=floor)
+                more = []
+                for row, hyps, wide in zip(uncertain, beams, self._neighbours([chunk[r] for r in uncertain])):
+                    for h in hyps:
+                        found[row].setdefault(self.vocab.decode(h.ids), h)
+                    edits[row].update((w, d) for w, d in wide.items() if w not in edits[row])
+                    more.append([w for w in wide if w not in found[row]])
+                self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more)
+                for row in uncertain:
+                    ranked[row] = self._ranked(chunk[row], found[row], edits[row])
+            for word, cands in zip(chunk, ranked):
+                keep = next(c for c in cands if c.word == word)
+                result[word] = (cands, keep)
+        return result
+
+    def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]]) -> None:
+        """Score each word's `outputs` not yet in `found` (as one prefix trie per word) and add them."""
+        todo = [[w for w in outs if w not in cands] for outs, cands in zip(outputs, found)]
+        if not any(todo):
+            return
+        hyps = trie_hypotheses(self.stepper, encoded, src_len, [[self.vocab.encode(w) for w in outs] for outs in todo],
+                               self.settings.alpha)
+        for cands, outs, scored in zip(found, todo, hyps):
+            cands.update(zip(outs, scored))
+
+    def _uncertain(self, word: str, ranked: list[Candidate]) -> bool:
+        """Whether the cheap answer needs the wide search: its best correction clears the confidence rule by
+        less than `wide_margin` (it may lose to leaving the word, or only just win), or it is `wide_min_edits`
+        or more edits from the typo (a far guess of the greedy decoder)."""
+        s = self.settings
+        others = [c for c in ranked if c.word != word]
+        keep = next(c for c in ranked if c.word == word)
+        if not others or others[0].score - keep.score - s.min_confidence < s.wide_margin:
+            return True
+        return bool(s.wide_min_edits) and osa_distance(word, others[0].word) >= s.wide_min_edits
+
+    def _shortlist(self, word: str) -> list[tuple[str, int]]:
+        """The lexicon words one edit from `word` that the cheap pass scores with the model: the `shortlist`
+        best by the channel alone (prior and first letter), with their edit distance (1)."""
+        near = one_edit_words(word, self.lexicon, self.vocab.alphabet)
+        s = self.settings
+        best = sorted(near, key=lambda w: (-(s.prior_weight * self.lexicon.log_prior(w)
+                                             - s.first_letter_weight * (w[:1] != word[:1])), w))
+        return [(w, 1) for w in best[:s.shortlist]]
+
+    def _neighbours(self, words: list[str]) -> list[dict[str, int]]:
+        """The wide pass's extra candidates of each word with their edit distance: every lexicon word one edit
+        away, and the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5 most frequent bring
+        the whole gain of taking all ~40 at an eighth of the cost)."""
+        near = [dict.fromkeys(one_edit_words(w, self.lexicon, self.vocab.alphabet), 1) for w in words]
+        if self.settings.two_edit_candidates:
+            far = self.deletion_index.near_many(words, self.settings.two_edit_candidates, 2, near)
+            for ones, twos in zip(near, far):
+                ones.update(dict.fromkeys(twos, 2))
+        return near
+
+    @property
+    def deletion_index(self) -> DeletionIndex:
+        """Built on the first wide pass (a few tenths of a second): the most frequent words two edits away."""
+        if self._deletion_index is None:
+            ranked = sorted(self.lexicon.counts, key=lambda w: (-self.lexicon.counts[w], w))
+            self._deletion_index = DeletionIndex(ranked[:TWO_EDIT_WORDS])
+        return self._deletion_index
+
+    def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
+        """The candidates for `typo` best first by the noisy channel (`search.channel_score`). An empty output
+        (the model ending at once) would delete the word from a text, so it is never offered."""
+        s = self.settings
+        scored = [Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
+                                             s.first_letter_weight, edits.get(w)), h.attn)
+                  for w, h in candidates.items() if w]
+        return sorted(scored, key=lambda c: -c.score)
 
     def _batches(self, words: list[str]):
         """Batches of similar length (padding costs as much as characters): (words, src (B, S), src_len (B,))."""
@@ -209,74 +320,14 @@ class Corrector:
                 src[row, :len(word)] = self.vocab.encode(word)
             yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
 
-    def _decode(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
-        """Beam search (constrained to the lexicon when there is one), joined by lexicon neighbours
-        (`_add_neighbours`), reranked by the noisy channel; the top `k` per word."""
-        result: dict[str, list[Candidate]] = {}
-        for chunk, src, src_len in self._batches([w for w in words if w and self.vocab.covers(w)]):
-            beams = beam_search(self.stepper, src, src_len, beam=self.beam, alpha=self.alpha,
-                                constraint=self.constraint)
-            found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in beams]  # per word: output -> hyp
-            if self.lexicon is not None and (self.edit_candidates or self.two_edit_candidates):
-                self._add_neighbours(chunk, src, src_len, found)
-            for word, candidates in zip(chunk, found):
-                result[word] = self._ranked(word, candidates)[:k] or [Candidate(word, 0.0)]
-        for word in words:  # characters the model cannot read: left as they are
-            result.setdefault(word, [Candidate(word, 0.0)])
-        return result
 
-    def _add_neighbours(self, chunk: list[str], src, src_len, found: list[dict]) -> None:
-        """Add to `found` the lexicon words near each input that the beam missed, scored by the model itself:
-        the beam's search errors (a dropped letter it never put back) get a second chance. Near: one edit away
-        (all of them, when `edit_candidates`), and the `two_edit_candidates` most frequent two edits away (on the
-        Birkbeck dev set, the 5 most frequent bring the whole gain of taking all ~40 at an eighth of the cost)."""
-        pairs = [(row, other) for row, word in enumerate(chunk)
-                 for other in self._neighbours(word) if other not in found[row]]
-        for start in range(0, len(pairs), 4 * self.batch_size):  # bounded: short words have many neighbours
-            part = pairs[start:start + 4 * self.batch_size]
-            rows = [row for row, _ in part]
-            hyps = forced_hypotheses(self.stepper, src[rows], src_len[rows], [self.vocab.encode(w) for _, w in part],
-                                     self.alpha)
-            for (row, other), hyp in zip(part, hyps):
-                found[row][other] = hyp
-
-    def _neighbours(self, word: str) -> list[str]:
-        """The lexicon words `_add_neighbours` scores for `word`: one edit away, then the most frequent two away."""
-        near = one_edit_words(word, self.lexicon, self.vocab.alphabet)
-        far = []
-        if self.two_edit_candidates:
-            far = sorted((w for w in self.lexicon.trie.within(word, 2) if w != word and w not in near),
-                         key=lambda w: (-self.lexicon.count(w), w))[:self.two_edit_candidates]
-        return (sorted(near) if self.edit_candidates else []) + far
-
-    def _ranked(self, typo: str, candidates: dict[str, Hypothesis]) -> list[Candidate]:
-        """The candidates for `typo` best first: by the noisy channel with a lexicon, by the model's score
-        without one. An empty output (the model ending at once) would delete the word from a text, so it is
-        never offered."""
-        words, hyps = list(candidates), list(candidates.values())
-        pairs = (rerank(hyps, words, self.lexicon, self.prior_weight, typo, self.edit_weight,
-                        self.first_letter_weight)
-                 if self.lexicon is not None
-                 else sorted(zip(words, hyps), key=lambda pair: -pair[1].score))
-        return [Candidate(w, h.score, h.attn) for w, h in pairs if w]
-
-    def _score(self, words: list[str]) -> dict[str, float]:
-        """The noisy-channel score of each word as its own correction (the model forced to write it)."""
-        scores = {}
-        for chunk, src, src_len in self._batches([w for w in words if self.vocab.covers(w)]):
-            hyps = forced_hypotheses(self.stepper, src, src_len, [self.vocab.encode(w) for w in chunk], self.alpha)
-            for word, hyp in zip(chunk, hyps):
-                scores[word] = self._ranked(word, {word: hyp})[0].score
-        return {w: scores.get(w, 0.0) for w in words}
+# A user's own word has no corpus count; this one (about the 30,000th most frequent listed word's) lets it win
+# where it is the closest word without outranking common words one edit away.
+USER_WORD_COUNT = 1_000_000
 
 
-def one_edit_words(word: str, lexicon: Lexicon, letters: str) -> set[str]:
-    """Lexicon words one edit from `word` (Damerau: a deletion, an adjacent transposition, a substitution or
-    an insertion of one of `letters`), `word` itself excluded."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
-    edits |= {a + c + b for a, b in splits for c in letters}
-    edits.discard(word)
-    return {w for w in edits if w in lexicon}
+def load_accepted(path, lexicon: Lexicon, user_words: list[str]):
+    """The acceptance dictionary (typofix.lexicon.AcceptedWords) with the word list and the user's words in it."""
+    from typofix.lexicon import AcceptedWords
+
+    return AcceptedWords.load(path, extra=[*lexicon.counts, *user_words])

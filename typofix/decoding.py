@@ -12,7 +12,8 @@ copies of these defaults. How a word is corrected (see `typofix.corrector`):
    `wide_margin`, or `wide_min_edits` or more edits from the typo): beam search of width `beam` over the same
    encoding, every neighbour one edit away and the `two_edit_candidates` most frequent two edits away;
 4. the confidence rule: the best correction replaces the typo only when its score beats the typo's own
-   (the typo as a name or a term we lack) by at least `min_confidence`.
+   (the typo as a name or a term we lack) by at least `min_confidence` (negative: the typo must be clearly
+   more likely to stay, since the model scores copying any word highly).
 
 Scores are the noisy channel: log P_model(word | typo) / length^alpha + prior_weight * log P(word)
 - edit_weight * edits(typo, word) - first_letter_weight * [first letters differ].
@@ -36,11 +37,11 @@ class DecodingSettings:
     shortlist: int = 6
     # The wide pass (beam 1 and wide_margin 0 turn it into greedy decoding).
     beam: int = 24
-    wide_margin: float = 0.5
+    wide_margin: float = 0.7
     wide_min_edits: int = 3
     two_edit_candidates: int = 5
     # What is left alone.
-    min_confidence: float = 0.0
+    min_confidence: float = -0.5
     leave_accepted: bool = True
     leave_special: bool = True
     # The model alone: no lexicon constraint, no candidates, no prior, nothing accepted.

@@ -44,16 +44,21 @@ class Report:
         ])
 
 
-def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None) -> Report:
-    """Score `corrector` on `rows`; each distinct typo is decoded once (batched). A progress bar goes to the
+def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None, settings=None) -> Report:
+    """Score `corrector` on `rows`; each distinct typo is decoded once (batched). `corrector` is a Corrector,
+    or a `typofix.jobs.CorrectorPool` (then give its `settings` for the report). A progress bar goes to the
     `progress` stream when it is a terminal and there is more than one chunk of typos."""
     typos = list(dict.fromkeys(typo for typo, _ in rows))
     bar = _Progress(len(typos), progress if len(typos) > CHUNK else None)
     ranked: dict[str, list[str]] = {}
+    parts = [typos[i:i + CHUNK] for i in range(0, len(typos), CHUNK)]
+    pooled = hasattr(corrector, "jobs")
+    if pooled:  # smaller parts, so every worker has some
+        parts = [typos[i:i + CHUNK // 4] for i in range(0, len(typos), CHUNK // 4)]
     start = time.perf_counter()
-    for i in range(0, len(typos), CHUNK):
-        part = typos[i:i + CHUNK]
-        for typo, candidates in zip(part, corrector.suggest_many(part, k)):
+    results = (corrector.suggest_many(parts, k) if pooled else (corrector.suggest_many(part, k) for part in parts))
+    for part, suggestions in zip(parts, results):
+        for typo, candidates in zip(part, suggestions):
             ranked[typo] = [word for word, _ in candidates]
         bar.update(len(part))
     seconds = time.perf_counter() - start
@@ -66,7 +71,8 @@ def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None) 
         topk=sum(target in ranked[typo][:k] for typo, target in rows) / len(rows),
         cer=char_error_rate(best, targets),
         unchanged=sum(b == typo for b, (typo, _) in zip(best, rows)) / len(rows),
-        words=len(typos), seconds=seconds, settings=settings_of(corrector))
+        words=len(typos), seconds=seconds,
+        settings=settings.as_dict() if settings is not None else settings_of(corrector))
 
 
 def char_error_rate(outputs: list[str], targets: list[str]) -> float:
@@ -86,10 +92,7 @@ def _levenshtein(a: str, b: str) -> int:
 
 def settings_of(corrector) -> dict:
     """The decoding settings a report states next to its figures."""
-    return {"beam": corrector.beam, "lexicon": corrector.lexicon is not None, "prior_weight": corrector.prior_weight,
-            "alpha": corrector.alpha, "known_min_count": corrector.known_min_count,
-            "edit_candidates": corrector.edit_candidates, "two_edit_candidates": corrector.two_edit_candidates,
-            "edit_weight": corrector.edit_weight, "first_letter_weight": corrector.first_letter_weight}
+    return corrector.settings.as_dict()
 
 
 class _Progress:

@@ -76,32 +76,74 @@ class LexiconConstraint:
     A hypothesis carries its trie node (an int). The allowed-id mask of a node is built the first time a
     decode visits it and cached as a row of one table, so a step gathers all its masks with one index."""
 
-    def __init__(self, trie: PrefixTrie, symbols: list[str], eos_id: int):
+    def __init__(self, trie: PrefixTrie, symbols: list[str], eos_id: int, lexicon: Lexicon | None = None,
+                 prior_weight: float = 0.0):
         self.trie, self.symbols, self.eos_id = trie, symbols, eos_id
+        self.lexicon, self.prior_weight = lexicon, prior_weight  # for `bound`: the prior of the words below a node
+        self._max_steps: np.ndarray | None = None  # (nodes,) see `_subtree_tables`
+        self._best_prior: np.ndarray | None = None
         self._char_ids = {s: i for i, s in enumerate(symbols)}
         # The code point each id writes (specials, which are not single characters, never reach `advance`).
         self._code_points = np.array([ord(s) if len(s) == 1 else -1 for s in symbols], dtype=np.int64)
-        self._row_of: dict[int, int] = {}
+        self._row_of = np.full(len(trie), -1, dtype=np.int64)  # node -> its row of `_masks`, -1: not built yet
+        self._rows_built = 0
         self._masks = np.zeros((1024, len(symbols)), dtype=bool)  # grows by doubling
 
-    def _row(self, node: int) -> int:
-        row = self._row_of.get(node)
-        if row is None:
-            row = len(self._row_of)
-            if row == len(self._masks):
-                self._masks = np.concatenate([self._masks, np.zeros_like(self._masks)])
-            # Characters the vocabulary cannot write (none with the default alphabet) are simply unreachable.
-            ids = [self._char_ids[c] for c in self.trie.children(node) if c in self._char_ids]
-            if self.trie.is_word[node]:
-                ids.append(self.eos_id)
-            self._masks[row, ids] = True
-            self._row_of[node] = row
-        return row
+    def _build_row(self, node: int) -> None:
+        row = self._rows_built
+        if row == len(self._masks):
+            self._masks = np.concatenate([self._masks, np.zeros_like(self._masks)])
+        # Characters the vocabulary cannot write (none with the default alphabet) are simply unreachable.
+        ids = [self._char_ids[c] for c in self.trie.children(node) if c in self._char_ids]
+        if self.trie.is_word[node]:
+            ids.append(self.eos_id)
+        self._masks[row, ids] = True
+        self._row_of[node] = row
+        self._rows_built += 1
 
     def allowed(self, nodes: list[int]) -> np.ndarray:
         """(N, V) bool: which ids may follow each of the N hypotheses' prefixes."""
-        rows = [self._row(n) for n in nodes]  # first: a new row may grow (replace) the table
-        return self._masks[rows]
+        nodes = np.asarray(nodes, dtype=np.int64)
+        rows = self._row_of[nodes]
+        for node in np.unique(nodes[rows < 0]).tolist():  # first: a new row may grow (replace) the table
+            self._build_row(node)
+        return self._masks[self._row_of[nodes]]
+
+    def bound(self, nodes: np.ndarray, ids: np.ndarray, raw: np.ndarray, alpha: float) -> np.ndarray:
+        """An upper bound on the final reranked score of writing `ids` at `nodes` with raw log-probability
+        `raw` so far (all (A, K)): log-probabilities only fall, the length normalisation divides by at most the
+        longest word below the node (plus EOS), the prior is at most the best of those words', and the edit
+        and first-letter terms only subtract. A hypothesis whose bound is below the score to beat is dead."""
+        if self._max_steps is None:
+            self._max_steps, self._best_prior = self._subtree_tables()
+        code_points = self._code_points[np.clip(ids, 0, len(self._code_points) - 1)]
+        child = self.trie.child(nodes.ravel(), code_points.ravel()).reshape(nodes.shape)  # -1: no such word
+        steps = self._max_steps[np.maximum(child, 0)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            best = raw / steps.astype(np.float32) ** alpha + self._best_prior[np.maximum(child, 0)]
+        return np.where(child >= 0, best, -np.inf)
+
+    def _subtree_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per trie node: the most decoder steps of any word through it (its length + EOS) and the weighted
+        log prior of the most frequent of those words. Built once, the first time `bound` is asked."""
+        trie = self.trie
+        ends = np.flatnonzero(trie.is_word)  # word ends in sorted-word order: ids grow as the sorted words go in
+        depth = np.zeros(len(trie), dtype=np.int64)
+        for _ in range(int(max(map(len, self.lexicon.counts))) if self.lexicon is not None else 64):
+            depth[1:] = depth[trie.parent[1:]] + 1  # one more level right per pass (a parent's id is smaller)
+        steps = np.full(len(trie), -1, dtype=np.int64)
+        steps[ends] = depth[ends] + 1
+        prior = np.full(len(trie), -np.inf)
+        if self.lexicon is not None:
+            words = sorted(self.lexicon.counts)
+            prior[ends] = self.prior_weight * np.array([self.lexicon.log_prior(w) for w in words])
+        else:
+            prior[ends] = 0.0
+        for level in range(int(depth.max()), 0, -1):  # children before parents: a subtree's best reaches its root
+            at = np.flatnonzero(depth == level)
+            np.maximum.at(steps, trie.parent[at], steps[at])
+            np.maximum.at(prior, trie.parent[at], prior[at])
+        return steps, prior.astype(np.float32)
 
     def advance(self, nodes: list[int], ids: list[int]) -> list[int]:
         """The node after writing `ids[i]` at `nodes[i]` (never EOS: a finished hypothesis leaves the beam)."""
@@ -121,9 +163,10 @@ def _top(totals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return np.take_along_axis(values, order, axis=1), np.take_along_axis(index, order, axis=1)
 
 
-def beam_search(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, beam: int = 5, n_best: int | None = None,
-                alpha: float = 1.0, constraint: LexiconConstraint | None = None,
-                max_len: int | None = None) -> list[list[Hypothesis]]:
+def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, beam: int = 5,
+                n_best: int | None = None, alpha: float = 1.0, constraint: LexiconConstraint | None = None,
+                max_len: int | None = None, encoded: tuple[Arrays, Arrays] | None = None,
+                floor: np.ndarray | None = None) -> list[list[Hypothesis]]:
     """Batched beam search: the `beam` best hypotheses of every word advance together, words x beams in one
     `stepper.step` per output character. Returns up to `n_best` (default `beam`) finished hypotheses per word,
     best first by length-normalised log-probability (`alpha`, see `length_normalised`).
@@ -134,15 +177,23 @@ def beam_search(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, beam: in
     a lexicon, short words ("begin") finish early, and stopping at the first `beam` of them would lose the
     longer word ("beginning") still on its way. The words still decoding shrink the batch as the others stop.
     With `beam=1` and `alpha=0` this is greedy decoding.
+
+    `encoded`: the words' `stepper.encode` output when the caller has it already (then `src` may be None): a
+    typo is encoded once for all the searches and scorings of it. `floor` (B,), with a constraint: per word, a
+    score its result must beat to matter (the caller's best candidate so far, reranked). A live hypothesis
+    whose best possible final score (`LexiconConstraint.bound`) cannot reach its word's floor is dropped, and
+    a word stops as soon as none is left: the search ends when no live hypothesis can still win.
     """
     n_best = n_best or beam
     max_len = max_len or max_output_length(src_len)
-    memory_w, state_w = stepper.encode(src, src_len)  # per word: (B, S, ...) arrays, 2 x (B, D)
+    memory_w, state_w = encoded if encoded is not None else stepper.encode(src, src_len)  # (B, S, ...), 2 x (B, D)
+    if floor is not None and constraint is None:
+        raise ValueError("a floor needs a lexicon constraint (its bound reads the trie)")
     lengths = [int(n) for n in src_len]
-    active = np.arange(len(src))  # the words still decoding, in row-group order
+    active = np.arange(len(lengths))  # the words still decoding, in row-group order
     memory, state = _expand(memory_w, active, beam), _expand(state_w, active, beam)  # N = B * beam rows
     # Every beam of a word starts identical, so only the first may be extended at step one.
-    scores = np.full((len(src), beam), -np.inf, dtype=np.float32)
+    scores = np.full((len(lengths), beam), -np.inf, dtype=np.float32)
     scores[:, 0] = 0.0  # (A, beam)
     y = np.full(len(active) * beam, stepper.sos_id, dtype=np.int64)  # (N,)
     nodes = [0] * len(y)
@@ -162,15 +213,19 @@ def beam_search(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, beam: in
         vocab = log_probs.shape[-1]
         totals = (scores.reshape(-1, 1) + log_probs).reshape(len(active), beam * vocab)  # (N, V) -> (A, beam * V)
         top, index = _top(totals, min(2 * beam, beam * vocab))  # (A, 2 * beam)
-        parents = (index // vocab + np.arange(len(active))[:, None] * beam).tolist()
-        tokens, top = (index % vocab).tolist(), top.tolist()
+        parents = index // vocab + np.arange(len(active))[:, None] * beam  # (A, 2 * beam)
+        tokens = index % vocab
+        if floor is not None:  # hopeless continuations (never EOS: a finished one is judged by the caller)
+            bound = constraint.bound(np.array(nodes)[parents], tokens, top, alpha)  # (A, 2 * beam)
+            top = np.where((tokens == stepper.eos_id) | (bound > floor[active][:, None]), top, -np.inf)
+        parents, tokens, top = parents.tolist(), tokens.tolist(), top.tolist()
 
         rows, next_ids, next_scores, still = [], [], [], []
         for a, word in enumerate(active.tolist()):
             alive = []
             for rank, (score, parent, token) in enumerate(zip(top[a], parents[a], tokens[a])):
                 if score == float("-inf"):
-                    break
+                    continue  # an impossible step, or (with a floor) one that cannot win
                 if token == stepper.eos_id:
                     if rank < beam:
                         finished[word].append(_finish(history, attn_history, parent, score, t, alpha, lengths[word]))
@@ -272,6 +327,62 @@ def forced_hypotheses(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, ou
             for row, (ids, total) in enumerate(zip(outputs, totals))]
 
 
+def take_rows(encoded: tuple[Arrays, Arrays], rows) -> tuple[Arrays, Arrays]:
+    """The encoder output (memory, state) of some words only, e.g. the uncertain ones that get a wider search."""
+    memory, state = encoded
+    return tuple(a[rows] for a in memory), tuple(a[rows] for a in state)
+
+
+def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: np.ndarray,
+                    outputs: list[list[list[int]]], alpha: float = 1.0) -> list[list[Hypothesis]]:
+    """Given outputs for each word (`outputs[b]`: id lists without EOS), scored as `forced_hypotheses` scores
+    them, but sharing work: each word is encoded once (`encoded`, its rows in `src_len` order) and outputs that
+    share a prefix share its decoder steps, as if the outputs of a word were a little prefix trie decoded one
+    depth at a time. One-edit neighbours of a typo share most of their prefixes, so this takes a fraction of
+    the steps of scoring each from its first character."""
+    memory_w, state_w = encoded
+    # Depth t holds the distinct (word, prefix of length t) pairs: row_of[t][key] is its row at that depth.
+    row_of: list[dict[tuple, int]] = []
+    depth_needed = max((len(ids) + 1 for outs in outputs for ids in outs), default=0)
+    for t in range(depth_needed):
+        keys = {}
+        for b, outs in enumerate(outputs):
+            for ids in outs:
+                if len(ids) >= t:
+                    keys.setdefault((b, tuple(ids[:t])), len(keys))
+        row_of.append(keys)
+    step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
+    state = None
+    for t, keys in enumerate(row_of):
+        words = np.fromiter((b for b, _ in keys), dtype=np.int64, count=len(keys))  # (R_t,)
+        memory = tuple(a[words] for a in memory_w)
+        if t == 0:
+            y = np.full(len(keys), stepper.sos_id, dtype=np.int64)
+            state = tuple(a[words] for a in state_w)
+        else:
+            parents = np.fromiter((row_of[t - 1][(b, prefix[:-1])] for b, prefix in keys), dtype=np.int64,
+                                  count=len(keys))
+            y = np.fromiter((prefix[-1] for _, prefix in keys), dtype=np.int64, count=len(keys))
+            state = tuple(a[parents] for a in state)
+        log_probs, state, weights = stepper.step(y, state, memory)  # (R_t, V), state of each prefix
+        step_log_probs.append(log_probs)
+        step_attn.append(weights)
+    result = []
+    for b, outs in enumerate(outputs):
+        hyps = []
+        for ids in outs:
+            rows = [row_of[t][(b, tuple(ids[:t]))] for t in range(len(ids) + 1)]
+            targets = [*ids, stepper.eos_id]
+            picked = np.array([step_log_probs[t][row, tok] for t, (row, tok) in enumerate(zip(rows, targets))],
+                              dtype=np.float32)
+            total = float(picked.cumsum()[-1])  # a running float32 sum, as beam search adds its scores
+            attn = (None if step_attn[0] is None
+                    else np.stack([step_attn[t][row, :int(src_len[b])] for t, row in enumerate(rows)]))  # (T, S)
+            hyps.append(Hypothesis(list(ids), total, length_normalised(total, len(ids) + 1, alpha), attn))
+        result.append(hyps)
+    return result
+
+
 def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
            edit_weight: float = 0.0, first_letter_weight: float = 0.0) -> list[tuple[str, Hypothesis]]:
     """The noisy channel: rank one input's candidates by
@@ -284,13 +395,19 @@ def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: f
     model from preferring a frequent word several edits away to the word one edit away (off at 0). The last
     term encodes that people seldom get the first letter wrong: in birkbeck-dev's rows two edits away, 6.5%
     do (off at 0)."""
-    def channel(h: Hypothesis, w: str) -> float:
-        score = h.score + weight * lexicon.log_prior(w)
-        if edit_weight:
-            score -= edit_weight * osa_distance(typo, w)
-        if first_letter_weight and w[:1] != typo[:1]:
-            score -= first_letter_weight
-        return score
-
-    rescored = [(w, replace(h, score=channel(h, w))) for h, w in zip(hyps, words)]
+    rescored = [(w, replace(h, score=channel_score(h.score, w, typo, lexicon, weight, edit_weight,
+                                                    first_letter_weight)))
+                for h, w in zip(hyps, words)]
     return sorted(rescored, key=lambda pair: -pair[1].score)
+
+
+def channel_score(model_score: float, word: str, typo: str, lexicon: Lexicon, prior_weight: float,
+                  edit_weight: float = 0.0, first_letter_weight: float = 0.0, edits: int | None = None) -> float:
+    """The noisy-channel score of `word` as the correction of `typo` (see `rerank`); `edits`, when the caller
+    knows it (a neighbour found one edit away), saves computing the distance."""
+    score = model_score + prior_weight * lexicon.log_prior(word)
+    if edit_weight:
+        score -= edit_weight * (edits if edits is not None else osa_distance(typo, word))
+    if first_letter_weight and word[:1] != typo[:1]:
+        score -= first_letter_weight
+    return score
