@@ -1,6 +1,13 @@
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from typofix.lexicon import Lexicon, LexiconError, bundled_words_path
+from typofix.lexicon import AcceptedWords, Lexicon, LexiconError, bundled_accepted_path, bundled_words_path
+
+BUILD_ACCEPTED = Path(__file__).resolve().parents[1] / "data" / "build_accepted.py"
 
 
 def test_bundled_list_loads_with_its_counts():
@@ -67,3 +74,64 @@ def test_trie_within_counts_a_swap_as_one_edit():
     trie = Lexicon({"the": 5, "then": 1, "ten": 1}).trie
     assert set(trie.within("teh", 1)) == {"the", "ten"}
     assert trie.within("hte", 0) == []
+
+
+def test_accepted_words_cover_real_words_in_any_case():
+    accepted = AcceptedWords.load()
+    assert bundled_accepted_path().name == "accepted.txt.gz"
+    assert len(accepted) > 100_000
+    for word in ["foo", "ls", "acknowledgments", "afterward", "emoji", "Emoji", "html", "NASA", "nasa", "Nasa", "colour",
+                 "color"]:
+        assert word in accepted, word
+    for typo in ["recieve", "teh", "definately", "Teh", "RECIEVE"]:
+        assert typo not in accepted, typo
+
+
+def test_accepted_words_take_extra_words(tmp_path):
+    path = tmp_path / "a.txt.gz"
+    path.write_bytes(gzip.compress(b"apple\nbanana\n"))
+    accepted = AcceptedWords.load(path, extra=["Typofix"])
+    assert len(accepted) == 3 and "TYPOFIX" in accepted and "Apple" in accepted and "cherry" not in accepted
+    accepted.add(["Cherry"])
+    assert "cherry" in accepted and len(accepted) == 4
+
+
+@pytest.mark.parametrize("content", [None, b"", b"not gzip at all\n", gzip.compress(b"apple\nBanana\n"),
+                                     gzip.compress(b"apple\n\nbanana\n"), gzip.compress(b"caf\xc3\xa9\n"),
+                                     gzip.compress(b"apple"), gzip.compress(b""), gzip.compress(b"apple\n")[:-6]])
+def test_missing_or_corrupt_accepted_list_is_a_one_line_error(tmp_path, content):
+    path = tmp_path / "accepted.txt.gz"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(LexiconError) as err:
+        AcceptedWords.load(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def build_accepted(american: Path, british: Path, out: Path) -> None:
+    done = subprocess.run([sys.executable, str(BUILD_ACCEPTED), "--american", str(american), "--british", str(british),
+                           "--out", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_accepted_build_filters_and_is_deterministic(tmp_path):
+    """data/build_accepted.py on small stand-in lists: the filters, and the same bytes on every run."""
+    american, british = tmp_path / "american", tmp_path / "british"
+    american.write_text("Asunci\u00f3n\nColor\ncolor\nI'd\nKinko's\nNASA\nNASA's\ncolor's\n", encoding="utf-8")
+    british.write_text("colour\nAtat\u00fcrk's\nHallowe'en\nNASA\n", encoding="utf-8")
+    outs = [tmp_path / "one.txt.gz", tmp_path / "two.txt.gz"]
+    for out in outs:
+        build_accepted(american, british, out)
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    assert gzip.decompress(outs[0].read_bytes()) == b"color\ncolour\nkinko\nnasa\n"
+    assert "Kinko" in AcceptedWords.load(outs[0])
+
+
+def test_bundled_accepted_list_is_rebuilt_byte_for_byte(tmp_path):
+    """The committed file is what the script makes from Debian's SCOWL lists (where they are installed)."""
+    american = Path("/usr/share/dict/american-english-large")
+    british = Path("/usr/share/dict/british-english-large")
+    if not (american.is_file() and british.is_file()):
+        pytest.skip("Debian's wamerican-large and wbritish-large are not installed")
+    build_accepted(american, british, tmp_path / "accepted.txt.gz")
+    assert (tmp_path / "accepted.txt.gz").read_bytes() == bundled_accepted_path().read_bytes()

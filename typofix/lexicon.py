@@ -1,8 +1,11 @@
-"""The word list: membership, frequency prior, and a prefix trie for lexicon-constrained decoding."""
+"""The word lists: the generation list (membership, frequency prior, a prefix trie for lexicon-constrained
+decoding) and the larger acceptance dictionary (the words never rewritten)."""
 
 from __future__ import annotations
 
+import gzip
 import math
+import zlib
 from importlib import resources
 from pathlib import Path
 
@@ -16,6 +19,54 @@ class LexiconError(ValueError):
 def bundled_words_path() -> Path:
     """The packaged data/words.tsv (shipped as package data `typofix.wordlist`)."""
     return Path(str(resources.files("typofix.wordlist").joinpath("words.tsv")))
+
+
+def bundled_accepted_path() -> Path:
+    """The packaged data/accepted.txt.gz, the acceptance dictionary built by data/build_accepted.py."""
+    return Path(str(resources.files("typofix.wordlist").joinpath("accepted.txt.gz")))
+
+
+_A_TO_Z_NEWLINE = b"abcdefghijklmnopqrstuvwxyz\n"
+
+
+class AcceptedWords:
+    """The words that are never rewritten, looked up in any case: stored lowercase, a word is accepted when its
+    lowercase form is listed."""
+
+    def __init__(self, words=()):
+        self._words: set[str] = set()
+        self.add(words)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, extra=()) -> "AcceptedWords":
+        """Read a gzip file of lowercase a-z words, one a line (None: the bundled dictionary), plus `extra` words
+        (the caller adds the generation list and the user's words)."""
+        path = Path(path) if path is not None else bundled_accepted_path()
+        try:
+            data = gzip.decompress(path.read_bytes())
+        except FileNotFoundError:
+            raise LexiconError(f"accepted-word list not found: {path}") from None
+        except (OSError, EOFError, zlib.error) as err:  # gzip.BadGzipFile is an OSError
+            raise LexiconError(f"cannot read accepted-word list {path}: {err}") from None
+        # Checked whole, in C (deleting the allowed bytes leaves nothing): a regex or a loop over the lines
+        # would cost more than the rest of the load.
+        if (data.translate(None, _A_TO_Z_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
+                or b"\n\n" in data):
+            raise LexiconError(f"{path}: expected lowercase a-z words, one a line")
+        accepted = cls()
+        accepted._words = set(data[:-1].decode("ascii").split("\n"))  # already lowercase: no per-word work
+        accepted.add(extra)
+        return accepted
+
+    def add(self, words) -> None:
+        """Accept more words (any case)."""
+        self._words.update(word.lower() for word in words)
+
+    def __contains__(self, word: str) -> bool:
+        return word.lower() in self._words
+
+    def __len__(self) -> int:
+        return len(self._words)
 
 
 class PrefixTrie:
