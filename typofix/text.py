@@ -29,16 +29,18 @@ _EMAIL = r"(?P<email>\b[\w.+\-]{1,64}@[\w\-]+(?:\.[\w\-]+)+)"
 _WORD = r"(?P<word>[^\W_]+(?:['\u2019\-][^\W_]+)*)"
 # Code and tags, tried before words. Each either starts only on its own mark (` # @ / ~ . X:\) or scans a
 # bounded run, so junk stays linear too. A relative path needs two slashes or a file name with an extension
-# (src/lib/x, src/main.c): with one slash and no dot it is prose (and/or, km/h, colour/color).
+# (src/lib/x, src/main.c): with one slash and no dot it is prose (and/or, km/h, colour/color). An identifier
+# needs an underscore between letters or digits, or dunder marks: _emphasis_ in plain text is prose.
 _SPECIAL = r"""(?P<special>
-      `[^`\n]{1,200}`                                       # `inline code`
-    | (?<!\w)[#@]\w+                                       # #hashtag, @mention
-    | (?<![\w.~/\\])(?:~|\.\.?)?/[\w.\-~+%/]*                # /usr/bin/slapd, ./configure, ~/notes
-    | (?<!\w)[a-z]:\\[\w.\-~+%\\]*                           # C:\Users
-    | \w[\w.\-+]{0,64}(?:/[\w.\-+]{1,64}){2,32}              # src/lib/x
-    | \w[\w.\-+]{0,64}/[\w\-+]{1,64}(?:\.[\w\-+]{1,64}){1,8}    # src/main.c
-    | \w+(?:\.\w+)+                                        # os.path, config.yaml, e.g, J.R.R
-    | \w*_\w*                                              # snake_case, __init__, MAX_LEN
+      `[^`\n]{1,200}`                                         # `inline code`
+    | (?<!\w)[#@]\w+                                          # #hashtag, @mention
+    | (?<![\w.~/\\])(?:~|\.\.?)?/[\w.\-~+%/]*                 # /usr/bin/slapd, ./configure, ~/notes
+    | (?<!\w)[a-z]:\\[\w.\-~+%\\]*                            # C:\Users
+    | \w[\w.\-+]{0,64}(?:/[\w.\-+]{1,64}){2,32}               # src/lib/x
+    | \w[\w.\-+]{0,64}/[\w\-+]{1,64}(?:\.[\w\-+]{1,64}){1,8}  # src/main.c
+    | _{0,8}[^\W_]\w*(?:\.\w+)+                               # os.path, config.yaml, e.g, J.R.R, __init__.py
+    | _{0,8}[^\W_]+(?:_+[^\W_]+)+_*                           # snake_case, MAX_LEN, _GNU_SOURCE
+    | __[^\W_]\w*__                                           # __init__
 )"""
 _TOKEN = re.compile("|".join([_URL, _EMAIL, _WORD]), re.VERBOSE | re.IGNORECASE)
 _TOKEN_SPECIAL = re.compile("|".join([_URL, _EMAIL, _SPECIAL, _WORD]), re.VERBOSE | re.IGNORECASE)
