@@ -80,8 +80,8 @@ def test_accepted_words_cover_real_words_in_any_case():
     accepted = AcceptedWords.load()
     assert bundled_accepted_path().name == "accepted.txt.gz"
     assert len(accepted) > 100_000
-    for word in ["foo", "ls", "acknowledgments", "afterward", "emoji", "Emoji", "html", "NASA", "nasa", "Nasa", "colour",
-                 "color"]:
+    for word in ["foo", "ls", "acknowledgments", "afterward", "emoji", "Emoji", "html", "NASA", "nasa", "Nasa",
+                 "colour", "color"]:
         assert word in accepted, word
     for typo in ["recieve", "teh", "definately", "Teh", "RECIEVE"]:
         assert typo not in accepted, typo
