@@ -6,6 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EVAL ?= data/eval
 LIMIT ?= 5000
+PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
 .PHONY: help install test test-all train onnx demo plots bench bench-peers ablation clean
@@ -50,8 +51,8 @@ bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell
 		(apt-get update -q && apt-get install -y -q aspell aspell-en hunspell hunspell-en-us)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 
-bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all) -> BENCHMARKS.md
-	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --out BENCHMARKS.md --plots docs
+bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (skipped when absent) -> BENCHMARKS.md
+	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) --out BENCHMARKS.md --plots docs
 
 clean: ## remove caches and generated outputs (keeps .venv)
 	rm -rf outputs multirun lightning_logs .pytest_cache .hypothesis build dist *.egg-info

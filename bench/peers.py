@@ -18,6 +18,7 @@ import shutil
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
@@ -93,7 +94,7 @@ class IspellPipe(Checker):
         # Words never contain newlines here; a stray one would desynchronise the protocol.
         text = "".join(f"^{word.replace(chr(10), ' ')}\n" for word in words)
         done = subprocess.run(self.argv, input=text, capture_output=True, text=True, check=True)
-        blocks = _answer_blocks(done.stdout)
+        blocks = answer_blocks(done.stdout)
         if len(blocks) != len(words):
             raise RuntimeError(f"{self.name}: {len(blocks)} answers for {len(words)} words")
         return [_candidates(word, block)[:k] for word, block in zip(words, blocks)]
@@ -108,7 +109,7 @@ def _debian_version(package: str) -> str:
     return done.stdout.strip() or "?"
 
 
-def _answer_blocks(stdout: str) -> list[list[str]]:
+def answer_blocks(stdout: str) -> list[list[str]]:
     """Split the pipe's output into one list of result lines per input line (the banner line dropped)."""
     lines = stdout.split("\n")[1:]
     if lines and lines[-1] == "":
@@ -124,15 +125,30 @@ def _answer_blocks(stdout: str) -> list[list[str]]:
     return blocks
 
 
-def _misspellings(block: list[str]) -> list[tuple[str, list[str]]]:
-    """The misspelled parts of one answer block, each with its suggestions (possibly none)."""
+class Miss(NamedTuple):
+    """One word an ispell pipe rejected: the word, where it starts in its input line, and the suggestions."""
+
+    word: str
+    offset: int  # in the line as sent, so the leading ``^`` counts
+    suggestions: list[str]
+
+
+def rejected_words(block: list[str]) -> list[Miss]:
+    """The misspelled parts of one answer block, each with its offset and suggestions (possibly none).
+
+    ``& word count offset: s1, s2`` and ``? word 0 offset: s1, s2`` carry
+    suggestions, ``# word offset`` none; the offset is always the last field
+    before the colon.
+    """
     found = []
     for line in block:
         if line[0] in "&?":
             head, _, tail = line.partition(": ")
-            found.append((head.split()[1], [s.strip() for s in tail.split(", ") if s.strip()]))
+            fields = head.split()
+            found.append(Miss(fields[1], int(fields[-1]), [s.strip() for s in tail.split(", ") if s.strip()]))
         elif line[0] == "#":
-            found.append((line.split()[1], []))
+            fields = line.split()
+            found.append(Miss(fields[1], int(fields[-1]), []))
     return found
 
 
@@ -143,14 +159,14 @@ def _candidates(word: str, block: list[str]) -> list[str]:
     part takes each of its suggestions in turn, any other misspelled part its
     first suggestion. No misspelled part means the word is accepted.
     """
-    misses = _misspellings(block)
+    misses = rejected_words(block)
     if not misses:
         return [word]
-    first, suggestions = misses[0]
+    first, _, suggestions = misses[0]
     if not suggestions:
         return []
     rest = word
-    for part, others in misses[1:]:
+    for part, _, others in misses[1:]:
         if others:
             rest = rest.replace(part, others[0], 1)
     return [rest.replace(first, suggestion, 1) for suggestion in suggestions]
@@ -335,12 +351,12 @@ def read_word_counts(path: Path) -> dict[str, int]:
 
 
 class TypofixChecker(Checker):
-    """typofix's bundled model through its public ``Corrector`` API, with the lexicon constraint on."""
+    """typofix's bundled model through its public ``Corrector`` API, with one named decoding preset."""
 
-    def __init__(self, name: str, beam: int | None) -> None:
+    def __init__(self, name: str, preset: str) -> None:
         super().__init__()
         self.name = name
-        self.beam = beam  # None: the Corrector's default beam
+        self.preset = preset  # a name of typofix.decoding.PRESETS: "default" or "fast"
         self._corrector = None
 
     def available(self) -> bool:
@@ -356,20 +372,25 @@ class TypofixChecker(Checker):
         return True
 
     def load(self) -> None:
-        """Load the bundled model on one CPU thread, like every other checker."""
-        import torch
-        from typofix.corrector import Corrector
+        """Load the bundled model with the preset's settings.
 
-        torch.set_num_threads(1)
-        options = {"use_lexicon": True} if self.beam is None else {"use_lexicon": True, "beam": self.beam}
-        self._corrector = Corrector.load(None, **options)
+        No torch import: the bundled model runs on onnxruntime, and the one
+        thread comes from ``OMP_NUM_THREADS=1``, which ``bench.run`` sets
+        before anything is imported.
+        """
+        from typofix.corrector import Corrector
+        from typofix.decoding import DecodingSettings
+
+        self._corrector = Corrector.load(None, settings=DecodingSettings.preset(self.preset))
 
     def version(self) -> str:
-        """typofix's version and the model's decoding settings."""
+        """typofix's version, the preset and how it differs from the tuned default."""
         import typofix
+        from typofix.decoding import DecodingSettings
 
-        beam = "default beam" if self.beam is None else f"beam={self.beam}"
-        return f"typofix {getattr(typofix, '__version__', '?')}; bundled model, {beam}, lexicon-constrained"
+        settings, default = DecodingSettings.preset(self.preset).as_dict(), DecodingSettings().as_dict()
+        changed = ", ".join(f"{k}={v}" for k, v in settings.items() if v != default[k]) or "the tuned default"
+        return f"typofix {getattr(typofix, '__version__', '?')}; bundled model, preset {self.preset!r} ({changed})"
 
     def suggest_many(self, words: Sequence[str], k: int) -> list[list[str]]:
         """The corrector's batched top-k, scores dropped."""
@@ -379,8 +400,8 @@ class TypofixChecker(Checker):
 def all_checkers(words_path: Path) -> list[Checker]:
     """Every checker in the benchmark, in report order: typofix first, then the peers."""
     return [
-        TypofixChecker("typofix (greedy)", beam=1),
-        TypofixChecker("typofix (beam)", beam=None),
+        TypofixChecker("typofix (default)", "default"),
+        TypofixChecker("typofix (fast)", "fast"),
         aspell(),
         hunspell(),
         SymSpellChecker(2),

@@ -2,7 +2,7 @@
 
 Usage (from the repository root; ``make bench`` calls this)::
 
-    python -m bench.run [--eval DIR [DIR ...]] [--limit N] [--out BENCHMARKS.md] [--plots docs]
+    python -m bench.run [--eval DIR [DIR ...]] [--limit N] [--prose DIR] [--out BENCHMARKS.md] [--plots docs]
 
 The rules every checker gets, also written into the report:
 
@@ -13,6 +13,10 @@ The rules every checker gets, also written into the report:
   call on three words excluded, gives words/s.
   For Aspell and Hunspell that call starts one ``-a`` process for the list;
 * the same lowercasing of every checker's candidates (the sets are lowercase).
+
+The prose section (skipped with a notice when ``--prose`` is not there) runs
+each checker of ``bench.prose_checkers`` once over ``typos.txt``, as a user
+would, and times the whole run, start-up included; ``bench.prose`` scores it.
 
 Eval sets are the ``*.tsv`` files directly in each ``--eval`` folder (not in
 subfolders, so a ``holdout/`` folder is only read when named); a set is named
@@ -30,6 +34,7 @@ import platform
 import random
 import resource
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -38,7 +43,7 @@ from pathlib import Path
 
 from typofix.misspellings import read_misspellings
 
-from bench import peers, report, scoring
+from bench import peers, prose, prose_checkers, report, scoring
 
 TOP_K = 5
 # Sent once, untimed, after loading: first-call costs (lazy initialisation, allocator warm-up) are not throughput.
@@ -57,7 +62,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--correct-sample", type=int, default=1000, help="size of each correct-word sample")
     parser.add_argument("--out", type=Path, default=Path("BENCHMARKS.md"), help="report to (re)write")
     parser.add_argument("--plots", type=Path, default=Path("docs"), help="folder for the two PNG charts")
-    parser.add_argument("--only", nargs="*", default=None, help="run only checkers whose name contains one of these")
+    parser.add_argument(
+        "--prose", type=Path, default=Path("../shared/eval/prose"),
+        help="folder with clean.txt and typos.txt (the prose section; skipped when absent)",
+    )
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="run only checkers whose name contains one of these (any case)"
+    )
     return parser.parse_args(argv)
 
 
@@ -149,6 +160,44 @@ def benchmark_checker(
     return scores, false
 
 
+def benchmark_prose(folder: Path, checkers: list[prose_checkers.TextChecker], run: report.Run) -> None:
+    """Correct the prose text with every checker, timing each whole run; scores and failures go into ``run``."""
+    clean_path, typos_path = folder / "clean.txt", folder / "typos.txt"
+    if not (clean_path.is_file() and typos_path.is_file()):
+        run.prose_notice = f"`{folder}` has no clean.txt and typos.txt"
+        log(f"skipping the prose section: {run.prose_notice}")
+        return
+    clean, typos = clean_path.read_text(encoding="utf-8"), typos_path.read_text(encoding="utf-8")
+    run.prose_source = str(folder)
+    for checker in checkers:
+        name = f"{checker.name} (prose)"
+        if not checker.available():
+            log(f"skipping {name}: {checker.notice}")
+            run.skipped.append((name, checker.notice))
+            continue
+        checker.warm_up()
+        cpu_start = _cpu_seconds()
+        start = time.perf_counter()
+        try:
+            output = checker.correct_file(typos_path)
+            seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu_start
+            score = prose.score_text(checker.name, clean, typos, output, seconds, cpu)
+        except (prose.ProseError, RuntimeError, OSError, subprocess.CalledProcessError) as err:
+            # Reported as a failure in the report, never scored on a misaligned or partial output.
+            log(f"skipping {name}: {type(err).__name__}: {err}")
+            run.skipped.append((name, f"{type(err).__name__}: {err}"))
+            continue
+        run.prose_versions[checker.name] = checker.version()
+        run.prose.append(score)
+        log(f"{name}: fixed {score.fixed_share:.1%}, broken {score.broken_share:.2%}, "
+            f"{score.words_per_second:,.0f} words/s")
+
+
+def selected(name: str, only: list[str] | None) -> bool:
+    """True if ``--only`` is not given or one of its parts is in the checker's name (any case)."""
+    return only is None or any(part.lower() in name.lower() for part in only)
+
+
 def machine_info(pin_rule: str) -> dict[str, str]:
     """CPU, cores, OS, Python and load, for the report's machine section."""
     cpu = "unknown"
@@ -188,8 +237,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         sample_size=args.correct_sample,
     )
+    text_checkers = [c for c in prose_checkers.all_text_checkers(args.words) if selected(c.name, args.only)]
+    benchmark_prose(args.prose, text_checkers, run)
     for checker in peers.all_checkers(args.words):
-        if args.only is not None and not any(part in checker.name for part in args.only):
+        if not selected(checker.name, args.only):
             continue
         if not checker.available():
             log(f"skipping {checker.name}: {checker.notice}")

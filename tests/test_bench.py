@@ -1,4 +1,5 @@
-"""Tests of the benchmark harness (bench/): scoring on tiny fixtures, the pipe protocol, and each installed peer.
+"""Tests of the benchmark harness (bench/): scoring on tiny fixtures, the pipe protocol, each installed peer,
+and the running-text (prose) section.
 
 Peers run for real on three words where installed and are skipped otherwise.
 SymSpell and the Norvig-style corrector get a tiny word list so that loading
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench import peers, report, run, scoring
+from bench import peers, prose, prose_checkers, report, run, scoring
 
 # --- scoring ----------------------------------------------------------------------------------------------
 
@@ -133,13 +134,20 @@ PIPE_OUTPUT = (
 
 
 def test_answer_blocks_give_one_block_per_input_line():
-    blocks = peers._answer_blocks(PIPE_OUTPUT)
+    blocks = peers.answer_blocks(PIPE_OUTPUT)
     assert len(blocks) == 5
     assert blocks[1] == ["*"] and blocks[4] == []
 
 
+def test_rejected_words_carry_their_offsets():
+    block = ["*", "& knwn 2 6: known, Nan", "# xqzwv 12", "? wrld 0 17: world"]
+    assert peers.rejected_words(block) == [
+        ("knwn", 6, ["known", "Nan"]), ("xqzwv", 12, []), ("wrld", 17, ["world"])
+    ]
+
+
 def test_candidates_from_answer_blocks():
-    blocks = peers._answer_blocks(PIPE_OUTPUT)
+    blocks = peers.answer_blocks(PIPE_OUTPUT)
     words = ["accesing", "the", "xqzwv", "well-knwn", ""]
     got = [peers._candidates(word, block) for word, block in zip(words, blocks)]
     assert got == [["accessing", "Acceding"], ["the"], [], ["well-known", "well-Nan"], [""]]
@@ -193,7 +201,7 @@ def _peers(words_path):
         peers.SymSpellChecker(3, symspell_dictionary),
         peers.PySpellChecker(),
         peers.NorvigChecker(words_path),
-        peers.TypofixChecker("typofix (greedy)", beam=1),
+        peers.TypofixChecker("typofix (default)", "default"),
     ]
 
 
@@ -240,3 +248,123 @@ def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
     assert (tmp_path / "docs" / report.TOP1_PNG).read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "docs" / report.DISTANCE_PNG).stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["BENCHMARKS.md", "docs"]  # no temporary left over
+
+
+# --- prose: scoring ---------------------------------------------------------------------------------------
+
+CLEAN = "The cat sat\non the mat, quietly.\n"
+TYPOS = "Teh cat sat\non the mta, quietly.\n"
+
+
+def test_prose_counts_fixed_missed_and_broken_tokens():
+    output = "The cat set\non the mta, quietly.\n"  # Teh fixed, mta missed, sat broken
+    score = prose.score_text("x", CLEAN, TYPOS, output, seconds=2.0)
+    assert (score.misspellings, score.fixed, score.correct_words) == (2, 1, 5)
+    assert score.broken == [("sat", "set")]
+    assert score.words == 7 and score.words_per_second == 3.5
+    assert score.fixed_share == 0.5 and score.broken_share == pytest.approx(1 / 5)
+
+
+def test_prose_compares_tokens_exactly_and_ignores_white_space():
+    output = "the  cat sat on the mat, quietly"  # case and a lost full stop count; white space does not
+    score = prose.score_text("x", CLEAN, TYPOS, output, seconds=1.0)
+    assert score.fixed == 1  # mta, -> mat, but Teh -> the is not The
+    assert score.broken == [("quietly.", "quietly")]
+
+
+def test_prose_token_count_mismatch_is_an_error():
+    with pytest.raises(prose.ProseError, match="output has 8 tokens for 7"):
+        prose.score_text("x", CLEAN, TYPOS, "The cat sat on the m ta, quietly.", seconds=1.0)
+    with pytest.raises(prose.ProseError, match="typos text has 6 tokens"):
+        prose.score_text("x", CLEAN, "Teh cat sat on themta, quietly.", CLEAN, seconds=1.0)
+
+
+def test_prose_common_breaks_most_frequent_first():
+    score = prose.ProseScore("x", 0, 0, 5, [("a", "b"), ("c", "d"), ("c", "d")], 1.0)
+    assert score.common_breaks(1) == [("c", "d")] and score.common_breaks(5) == [("a", "b"), ("c", "d")][::-1]
+
+
+# --- prose: the checkers over text --------------------------------------------------------------------------
+
+
+def test_first_suggestions_replace_at_the_offsets_and_keep_everything_else():
+    line = '"Teh" cat, (mta) alot; xqzwv.'
+    # Offsets count the ^ sent before the line.
+    block = ["& Teh 3 2: The, Tech", "*", "& mta 2 13: mat, meta", "& alot 2 18: a lot, allot", "# xqzwv 24"]
+    assert prose_checkers.first_suggestions(line, block) == '"The" cat, (mat) a_lot; xqzwv.'
+    assert prose_checkers.first_suggestions(line, []) == line
+    with pytest.raises(RuntimeError, match="does not point"):
+        prose_checkers.first_suggestions(line, ["& mta 2 12: mat"])
+
+
+class _Lookup(peers.Checker):
+    """A word-level checker from a table: known words come back as themselves, others as listed."""
+
+    name = "lookup"
+    table = {"teh": ["the"], "the": ["the"], "don": ["don"], "t": ["to"], "s": ["a"], "qqq": [], "gnu": ["gnu"]}
+
+    def suggest_many(self, words, k):
+        return [self.table.get(w, [w])[:k] for w in words]
+
+
+def test_word_by_word_corrects_alphabetic_runs_in_their_case(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("Teh TEH teh's, don't 'teh' qqq GNU 3teh\n")
+    got = prose_checkers.WordByWord(_Lookup()).correct_file(path)
+    assert got == "The THE the's, don't 'the' qqq GNU 3the\n"  # the ending after an apostrophe is not looked up
+
+
+def test_ispell_text_with_an_installed_program_keeps_the_text(tmp_path):
+    checker = prose_checkers.IspellText(peers.aspell())
+    if not checker.available():
+        pytest.skip(checker.notice)
+    path = tmp_path / "t.txt"
+    path.write_text("*Teh cat (recieved) it.\n\n# done\n")
+    assert checker.correct_file(path) == "*The cat (received) it.\n\n# done\n"
+
+
+def test_typofix_cli_corrects_a_file(tmp_path):
+    name, options = prose_checkers.TYPOFIX_VARIANTS[0]  # the default settings
+    checker = prose_checkers.TypofixCLI(name, options)
+    if not checker.available():
+        pytest.skip(checker.notice)
+    path = tmp_path / "t.txt"
+    path.write_text("Teh cat recieved it.\n")
+    assert checker.correct_file(path) == "The cat received it.\n"
+    assert checker.version().startswith("typofix ")
+    with pytest.raises(RuntimeError, match="exited with"):
+        checker.correct_file(tmp_path / "missing.txt")
+
+
+def test_benchmark_prose_scores_each_checker_and_reports_failures(tmp_path):
+    (tmp_path / "clean.txt").write_text(CLEAN)
+    (tmp_path / "typos.txt").write_text(TYPOS)
+
+    class Split(_Lookup):
+        name = "splitter"
+
+        def suggest_many(self, words, k):
+            return [["m ta"] if w == "mta" else [w] for w in words]
+
+    result = report.Run("cmd", {}, [], None, 0, 0)
+    run.benchmark_prose(tmp_path, [prose_checkers.WordByWord(_Lookup()), prose_checkers.WordByWord(Split())], result)
+    assert [(s.checker, s.fixed) for s in result.prose] == [("lookup", 1)]
+    assert result.skipped[0][0] == "splitter (prose)" and "output has 8 tokens" in result.skipped[0][1]
+    missing = report.Run("cmd", {}, [], None, 0, 0)
+    run.benchmark_prose(tmp_path / "absent", [], missing)
+    assert "absent" in missing.prose_notice and not missing.prose
+    assert "Skipped: `" in report.render_markdown(missing, tmp_path)
+
+
+def test_only_matches_any_case():
+    assert run.selected("Aspell", ["aspell"]) and run.selected("typofix (fast)", None)
+    assert not run.selected("Hunspell", ["aspell", "Sym"])
+
+
+def test_report_prose_section(tmp_path):
+    score = prose.score_text("Aspell", CLEAN, TYPOS, "The cat set\non the mat, quietly.\n", seconds=0.5)
+    result = report.Run("cmd", {"timing rule": "core 0"}, [], None, 0, 0, prose=[score], prose_source="prose",
+                        prose_versions={"Aspell": "Aspell 0.60.8"})
+    text = report.render_markdown(result, tmp_path)
+    assert "| Aspell | **100.0% (2/2)** | **20.00% (1/5)** | **14** | 0.50 | 0.00 |" in text
+    assert "- Aspell: `sat → set`" in text and "| Aspell, running text | Aspell 0.60.8 |" in text
