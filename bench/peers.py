@@ -384,13 +384,16 @@ class TypofixChecker(Checker):
         self._corrector = Corrector.load(None, settings=DecodingSettings.preset(self.preset))
 
     def version(self) -> str:
-        """typofix's version, the preset and how it differs from the tuned default."""
+        """typofix's version, the runtime that ran the model (after load), the preset and how it differs from the
+        tuned default."""
         import typofix
         from typofix.decoding import DecodingSettings
 
         settings, default = DecodingSettings.preset(self.preset).as_dict(), DecodingSettings().as_dict()
         changed = ", ".join(f"{k}={v}" for k, v in settings.items() if v != default[k]) or "the tuned default"
-        return f"typofix {getattr(typofix, '__version__', '?')}; bundled model, preset {self.preset!r} ({changed})"
+        runtime = type(self._corrector.stepper).__name__ if self._corrector is not None else "?"
+        return (f"typofix {getattr(typofix, '__version__', '?')}; bundled model on {runtime}, "
+                f"preset {self.preset!r} ({changed})")
 
     def suggest_many(self, words: Sequence[str], k: int) -> list[list[str]]:
         """The corrector's batched top-k, scores dropped."""

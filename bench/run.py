@@ -75,12 +75,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def pin_to_one_core() -> str:
     """Restrict this process (and the processes it starts) to one core and one thread; say how, for the report."""
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
-        os.environ[variable] = "1"  # before torch is first imported (by the typofix adapter's load)
+        # Inherited by typofix's child processes too; typofix's ONNX stepper sizes onnxruntime's pool from it.
+        os.environ[variable] = "1"
     if not hasattr(os, "sched_setaffinity"):
         return "one thread per library; this platform cannot pin a process to a core"
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})
-    return f"CPU core {core} via sched_setaffinity, inherited by child processes; torch, OpenMP and BLAS at 1 thread"
+    return (f"CPU core {core} via sched_setaffinity, inherited by child processes; onnxruntime (from "
+            f"OMP_NUM_THREADS), OpenMP and BLAS at 1 thread")
 
 
 def sample_rows(rows: list[tuple[str, str]], limit: int | None, seed: int) -> list[tuple[str, str]]:

@@ -235,7 +235,7 @@ def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
         seed=0,
         sample_size=2,
         versions={"Aspell": "0", "Norvig-style (ED 2)": "0"},
-        skipped=[("typofix (beam)", "not importable")],
+        skipped=[("typofix (fast)", "not importable")],
         scores=scores,
         false_corrections=[scoring.score_correct_words("Aspell", "uniform", ["the"], {"the": ["the"]})],
     )
@@ -244,7 +244,7 @@ def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
     text = out.read_text()
     assert "| Aspell | **100.0%** | **100.0%** | **0.0%** | 2 | 1.0× |" in text
     assert "| Norvig-style (ED 2) | 50.0% | 50.0% | 50.0% | **4** | **2.0×** |" in text
-    assert "typofix (beam)" in text and "python -m bench.run --eval tiny" in text
+    assert "typofix (fast)" in text and "python -m bench.run --eval tiny" in text
     assert (tmp_path / "docs" / report.TOP1_PNG).read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "docs" / report.DISTANCE_PNG).stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["BENCHMARKS.md", "docs"]  # no temporary left over
