@@ -1,21 +1,20 @@
-"""Choose the corrector's decoding settings on the dev sets only: beam width, length normalisation (alpha),
-edit candidates on or off, how many two-edit candidates, prior weight (lambda), edit-distance weight (mu),
-first-letter weight (beta) and the known-word threshold.
+"""Choose the correction engine's settings (`typofix.decoding.DecodingSettings`) on the dev sets only.
 
 Usage (from the repository root)::
 
-    python -m bench.tune_decoding --model outputs/bundled/checkpoints/last.ckpt [--beams 1 4 8] [--limit N]
+    python -m bench.tune_decoding [--model PATH] [--beams 8 12 24] [--limit N] [--top 15]
 
-Each (beam, alpha, edit candidates, two-edit candidates) decodes the dev typos once with the prior off (alpha
-also decides when the search stops, so it needs its own decode); lambda, mu, beta and the threshold only re-rank
-or override that decode's candidates, so they are scored offline: score = log P / (len + 1) ** alpha
-+ lambda * log P_prior(word) - mu * edits(typo, word) - beta * [first letters differ], and a typo whose
-word-list count reaches the threshold is left as it is. The chosen
-values belong in `typofix/corrector.py` (DEFAULT_*); `typofix evaluate` on each dev set with them must print the
-same top-1.
+For each beam width, every dev typo the engine would correct (not an accepted word) is searched once with the
+wide pass forced on, recording each candidate's log P_model, length and where it came from (the cheap pass or
+the wide pass): `Corrector._search(..., trace=...)`. Everything else is scored offline from that record,
+vectorised: the channel weights (alpha, lambda, mu, beta), the confidence rule (min_confidence) and the gate
+that sends a word to the wide pass (wide_margin, wide_min_edits). A word the gate keeps cheap is ranked among
+its cheap candidates only. The cost of a setting is the share of words that go wide, turned into an estimate
+of words/s from the measured time of a cheap-only and a wide-for-all run.
 
-A sample of correct words (drawn from the word list, weighted by count) is decoded too: the share of them a
-setting would change is the price of a threshold that corrects known words. Holdout sets are refused.
+Offline scoring is an approximation in two ways, both small: alpha also decides when the beam stops, and the
+wide beam's pruning floor comes from the cheap best under the settings it ran with. Check the chosen values
+with `typofix evaluate` on each dev set. Holdout sets are refused.
 """
 
 from __future__ import annotations
@@ -27,26 +26,25 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 DEV_SETS = ("data/eval/norvig-testset1.tsv", "data/eval/birkbeck-dev.tsv")
-ALPHAS = (0.5, 1.0, 1.5)
-LAMBDAS = (0.0, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.6)
-MUS = (0.0, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5)
+ALPHAS = (1.25, 1.5, 1.75, 2.0)
+LAMBDAS = (0.02, 0.03, 0.05, 0.08)
+MUS = (0.0, 0.1, 0.2, 0.3)
 BETAS = (0.0, 0.1, 0.2, 0.3)
-THRESHOLDS = (0, 1, 1_000_000, 10_000_000)  # 0: decode every word; 1: leave every listed word alone
+MIN_CONFIDENCES = (-1.0, -0.5, -0.3, 0.0)
+WIDE_MARGINS = (0.3, 0.5, 0.7, 1.0)
+WIDE_MIN_EDITS = (0, 3)
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m bench.tune_decoding", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", required=True, help="checkpoint or slim export to tune for")
+    parser.add_argument("--model", default=None, help="model file (default: the bundled model)")
     parser.add_argument("--sets", nargs="+", default=list(DEV_SETS), help="dev TSVs (never the holdout sets)")
-    parser.add_argument("--beams", nargs="+", type=int, default=[1, 2, 4, 8, 12])
-    parser.add_argument("--alphas", nargs="+", type=float, default=None, help=f"default {ALPHAS}")
-    parser.add_argument("--edits", nargs="+", type=lambda x: x.lower() in ("1", "true", "on"), default=[False, True],
-                        help="edit candidates off and/or on (0 1)")
-    parser.add_argument("--two-edits", nargs="+", type=int, default=[0, 5],
-                        help="numbers of most frequent two-edit words scored too (0: none)")
+    parser.add_argument("--beams", nargs="+", type=int, default=[24])
+    parser.add_argument("--shortlist", type=int, default=None, help="cheap-pass shortlist (default: the preset's)")
     parser.add_argument("--limit", type=int, default=None, help="at most N rows per set (seeded sample)")
-    parser.add_argument("--correct-sample", type=int, default=500, help="correct words decoded per beam")
     parser.add_argument("--top", type=int, default=15, help="settings shown, best first")
     return parser.parse_args(argv)
 
@@ -66,78 +64,132 @@ def load_sets(paths, limit):
     return sets
 
 
-def correct_word_sample(lexicon, n: int) -> list[str]:
-    """Words the corrector should leave alone, drawn by frequency (the words a text is made of)."""
-    words = [w for w in lexicon.counts if len(w) >= 2]
-    return list(dict.fromkeys(random.Random(1).choices(words, weights=[lexicon.count(w) for w in words], k=n)))
+class Record:
+    """Every candidate of every traced typo as flat arrays, grouped by typo (`start[i]:start[i + 1]`)."""
+
+    def __init__(self, trace: dict, lexicon, typos: list[str]):
+        from typofix.typos import osa_distance
+
+        columns = {name: [] for name in ("log_prob", "steps", "prior", "edits", "first", "keep", "cheap", "word")}
+        self.typos, self.start = typos, [0]
+        for typo in typos:
+            passes = trace[typo]
+            merged = {**passes["cheap"], **passes.get("wide", {})}
+            for word, (log_prob, steps, edits) in merged.items():
+                columns["log_prob"].append(log_prob)
+                columns["steps"].append(steps)
+                columns["prior"].append(lexicon.log_prior(word))
+                columns["edits"].append(edits if edits is not None else osa_distance(typo, word))
+                columns["first"].append(word[:1] != typo[:1])
+                columns["keep"].append(word == typo)
+                columns["cheap"].append(word in passes["cheap"])
+                columns["word"].append(word)
+            self.start.append(len(columns["word"]))
+        self.words = columns.pop("word")
+        for name, values in columns.items():
+            setattr(self, name, np.array(values, dtype=np.float64))
+        self.keep, self.cheap = self.keep.astype(bool), self.cheap.astype(bool)
+        self.owner = np.repeat(np.arange(len(typos)), np.diff(self.start))
+
+    def scores(self, alpha, lam, mu, beta) -> np.ndarray:
+        return self.log_prob / self.steps ** alpha + lam * self.prior - mu * self.edits - beta * self.first
+
+    def best(self, scores: np.ndarray, allowed: np.ndarray, min_confidence: float) -> tuple[np.ndarray, np.ndarray]:
+        """Per typo: the index of its chosen candidate among `allowed` ones (the typo itself unless the best
+        other beats it by `min_confidence`), and that best other's margin over the typo."""
+        n = len(self.typos)
+        other = np.where(allowed & ~self.keep, scores, -np.inf)
+        keep = np.full(n, -np.inf)
+        np.maximum.at(keep, self.owner, np.where(self.keep, scores, -np.inf))
+        best_other = np.full(n, -np.inf)
+        np.maximum.at(best_other, self.owner, other)
+        is_best = (other == best_other[self.owner]) & np.isfinite(other)
+        first = np.full(n, -1)
+        hits = np.flatnonzero(is_best)
+        first[self.owner[hits][::-1]] = hits[::-1]  # the first best per typo
+        keep_index = np.full(n, -1)
+        keep_hits = np.flatnonzero(self.keep)
+        keep_index[self.owner[keep_hits]] = keep_hits
+        margin = best_other - keep
+        chosen = np.where((first >= 0) & (margin >= min_confidence), first, keep_index)
+        return chosen, margin
 
 
-def decode_raw(model_path, beam, alpha, one_edits, two_edits, words):
-    """{word: [(candidate, length-normalised log P, log prior, edits from the word), ...]} from one
-    lexicon-constrained decode with the prior and edit weight off (every candidate kept), and its words/s."""
+def trace_sets(model, beam, shortlist, typos):
+    """The trace of a wide-for-all search of `typos` (those not accepted), and the seconds of a cheap-only and a
+    wide-for-all run of them."""
     from typofix.corrector import Corrector
-    from typofix.typos import osa_distance
+    from typofix.decoding import DecodingSettings
 
-    corrector = Corrector.load(model_path, beam=beam, prior_weight=0.0, alpha=alpha, known_min_count=0,
-                               edit_candidates=one_edits, edit_weight=0.0, two_edit_candidates=two_edits)
+    settings = DecodingSettings(beam=beam, wide_margin=1e9).with_(shortlist=shortlist)
+    corrector = Corrector.load(model, settings=settings)
+    todo = [t for t in typos if not corrector.is_accepted(t) and corrector.vocab.covers(t)]
+    corrector._search(todo[:20], 5)  # warm: the lazily built tables
+    trace: dict = {}
     start = time.perf_counter()
-    ranked = corrector.suggest_many(words, 1_000_000)
-    speed = len(words) / (time.perf_counter() - start)
-    lexicon = corrector.lexicon
-    raw = {word: [(c, s, lexicon.log_prior(c), osa_distance(word, c)) for c, s in candidates]
-           for word, candidates in zip(words, ranked)}
-    return raw, speed, lexicon
-
-
-def best_candidate(typo, candidates, lexicon, lam, mu, beta, threshold):
-    if (threshold and lexicon.count(typo) >= threshold) or not candidates:
-        return typo
-    return max(candidates, key=lambda c: c[1] + lam * c[2] - mu * c[3] - beta * (c[0][:1] != typo[:1]))[0]
+    for i in range(0, len(todo), 1024):
+        corrector._search(todo[i:i + 1024], 5, trace)
+    wide_seconds = time.perf_counter() - start
+    cheap = Corrector.load(model, settings=settings.with_(beam=1))
+    cheap._search(todo[:20], 5)
+    start = time.perf_counter()
+    for i in range(0, len(todo), 1024):
+        cheap._search(todo[i:i + 1024], 5)
+    return corrector, todo, trace, time.perf_counter() - start, wide_seconds
 
 
 def main(argv=None) -> int:
-    import torch
-
-    torch.set_num_threads(1)
     args = parse_args(argv)
     sets = load_sets(args.sets, args.limit)
-    results = []  # (mean top-1, beam, alpha, edits, lambda, mu, beta, threshold, per-set top-1, changed share)
-    speeds = {}
-    typos = list(dict.fromkeys(t for rows in sets.values() for t, _ in rows))
-    grid = itertools.product(args.beams, ALPHAS if args.alphas is None else args.alphas, args.edits, args.two_edits)
-    for beam, alpha, one, two in grid:
-        if beam == 1 and alpha != ALPHAS[0] and args.alphas is None and not one and not two:
-            continue  # one hypothesis: nothing to re-rank, alpha only changes when it stops
-        edits = f"{'on' if one else 'off'}+{two}"  # the extra candidates: one-edit words on/off, + two-edit words
-        raw, speed, lexicon = decode_raw(args.model, beam, alpha, one, two, typos)
-        speeds[beam, alpha, edits] = speed
-        sample = correct_word_sample(lexicon, args.correct_sample)
-        raw_correct, _, _ = decode_raw(args.model, beam, alpha, one, two, sample)
-        for lam, mu, beta, threshold in itertools.product(LAMBDAS, MUS, BETAS, THRESHOLDS):
-            per_set = {name: sum(best_candidate(t, raw[t], lexicon, lam, mu, beta, threshold) == target
-                                 for t, target in rows) / len(rows) for name, rows in sets.items()}
-            changed = sum(best_candidate(w, raw_correct[w], lexicon, lam, mu, beta, threshold) != w
-                          for w in sample) / len(sample)
-            mean = sum(per_set.values()) / len(per_set)
-            results.append((mean, beam, alpha, edits, lam, mu, beta, threshold, per_set, changed))
-        print(f"beam {beam}, alpha {alpha}, edit candidates {edits}: {len(typos)} typos at {speed:.0f} words/s",
-              file=sys.stderr)
+    typos = sorted({t for rows in sets.values() for t, _ in rows})
+    for beam in args.beams:
+        corrector, todo, trace, cheap_s, wide_s = trace_sets(args.model, beam, args.shortlist, typos)
+        record = Record(trace, corrector.lexicon, todo)
+        index = {t: i for i, t in enumerate(todo)}
+        print(f"beam {beam}: {len(todo)} typos searched; cheap pass {len(todo) / cheap_s:.0f} words/s, wide for all "
+              f"{len(todo) / wide_s:.0f} words/s (one thread)", file=sys.stderr)
 
-    names = list(sets)
-    print(f"{'mean':>6} {'beam':>4} {'alpha':>5} {'edits':>6} {'lambda':>6} {'mu':>5} {'beta':>5} {'known>=':>8} "
-          + " ".join(f"{n[:14]:>14}" for n in names) + f" {'changes correct':>15}")
-    for mean, beam, alpha, edits, lam, mu, beta, threshold, per_set, changed in sorted(results,
-                                                                                key=lambda r: -r[0])[:args.top]:
-        print(f"{100 * mean:6.2f} {beam:4d} {alpha:5.2f} {edits:>6} {lam:6.2f} {mu:5.2f} {beta:5.2f} {threshold:8d} "
-              + " ".join(f"{100 * per_set[n]:14.2f}" for n in names) + f" {100 * changed:14.1f}%")
-    print("\nbest per beam and edit candidates, with and without the edit-distance term (words/s: its decode on "
-          "this machine, one thread):")
-    for (beam, edits), with_mu in itertools.product(dict.fromkeys((b, e) for b, _, e in speeds), (False, True)):
-        mean, _, alpha, _, lam, mu, beta, threshold, per_set, _ = max(
-            (r for r in results if r[1] == beam and r[3] == edits and (r[5] > 0) == with_mu), key=lambda r: r[0])
-        print(f"  beam {beam:2d} edits {edits:6} mu {mu:4.2f}: {100 * mean:.2f} mean top-1 (" + ", ".join(
-            f"{n} {100 * per_set[n]:.1f}" for n in names) + f"; alpha {alpha}, lambda {lam}, beta {beta}, "
-            f"known>={threshold}), {speeds[beam, alpha, edits]:.0f} words/s")
+        # Per set and row: the searched typo's number and the candidate index that is the row's target (-1: the
+        # target is not among its candidates, or the typo is accepted and stays, which is never the target).
+        where = {(record.owner[i], record.words[i]): i for i in range(len(record.words))}
+        rows_of = {name: (np.array([index.get(t, -1) for t, _ in rows]),
+                          np.array([where.get((index.get(t, -1), target), -2) for t, target in rows]))
+                   for name, rows in sets.items()}
+
+        def top1(chosen):
+            return {name: float(np.mean((typo >= 0) & (chosen[typo] == target)))
+                    for name, (typo, target) in rows_of.items()}
+
+        results = []
+        for alpha, lam, mu, beta in itertools.product(ALPHAS, LAMBDAS, MUS, BETAS):
+            scores = record.scores(alpha, lam, mu, beta)
+            cheap_choice, cheap_margin = None, None
+            for mc in MIN_CONFIDENCES:
+                cheap_choice, cheap_margin = record.best(scores, record.cheap, mc)
+                wide_choice, _ = record.best(scores, np.ones_like(record.cheap), mc)
+                for margin, far in itertools.product(WIDE_MARGINS, WIDE_MIN_EDITS):
+                    gate = cheap_margin - mc < margin
+                    if far:
+                        gate |= record.edits[cheap_choice] >= far
+                    chosen = np.where(gate, wide_choice, cheap_choice)
+                    per_set = top1(chosen)
+                    wide_share = float(gate.mean())
+                    speed = len(todo) / (cheap_s + wide_share * wide_s)  # the wide run re-did the cheap pass
+                    results.append((sum(per_set.values()) / len(per_set), alpha, lam, mu, beta, mc, margin, far,
+                                    per_set, wide_share, speed))
+        names = list(sets)
+        print(f"{'mean':>6} {'alpha':>5} {'lambda':>6} {'mu':>4} {'beta':>4} {'min_conf':>8} {'wide<':>5} {'far':>3} "
+              + " ".join(f"{n[:15]:>15}" for n in names) + f" {'wide':>5} {'est. w/s':>8}")
+        for r in sorted(results, key=lambda r: -r[0])[:args.top]:
+            mean, alpha, lam, mu, beta, mc, margin, far, per_set, wide_share, speed = r
+            print(f"{100 * mean:6.2f} {alpha:5.2f} {lam:6.2f} {mu:4.1f} {beta:4.1f} {mc:8.2f} {margin:5.2f} {far:3d} "
+                  + " ".join(f"{100 * per_set[n]:15.2f}" for n in names) + f" {wide_share:5.2f} {speed:8.0f}")
+        print("\nfastest settings within 0.5 points of the best mean:")
+        best_mean = max(r[0] for r in results)
+        for r in sorted((r for r in results if r[0] >= best_mean - 0.005), key=lambda r: -r[10])[:args.top]:
+            mean, alpha, lam, mu, beta, mc, margin, far, per_set, wide_share, speed = r
+            print(f"{100 * mean:6.2f} {alpha:5.2f} {lam:6.2f} {mu:4.1f} {beta:4.1f} {mc:8.2f} {margin:5.2f} {far:3d} "
+                  + " ".join(f"{100 * per_set[n]:15.2f}" for n in names) + f" {wide_share:5.2f} {speed:8.0f}")
     return 0
 
 

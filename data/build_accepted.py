@@ -1,36 +1,40 @@
 """Build ``data/accepted.txt.gz``, typofix's acceptance dictionary: the words it
-never rewrites, from SCOWL size 70 ("large"), American and British.
+never rewrites, as GNU Aspell's English dictionaries spell them (SCOWL size 60
+and its variants), American and British.
 
-Source: the word lists Debian ships in ``wamerican-large`` and
-``wbritish-large`` (``/usr/share/dict/american-english-large``,
-``/usr/share/dict/british-english-large``), one word a line, UTF-8. See
-``data/README.md`` for the version, the SCOWL copyright notice and the numbers
-each filter drops.
+Source: the master word lists of Debian's ``aspell-en`` (2020.12.07), expanded
+from their affix-compressed form by Aspell itself, one list per dictionary::
+
+    aspell -d en_US dump master | aspell -l en expand
+
+for ``en_US``, ``en_GB-ise`` and ``en_GB-ize`` (this script runs that when no
+lists are given). Aspell's lists, not a larger SCOWL size: SCOWL 70 and 80 list
+hundreds of obscure lowercase forms (``ane``, ``fo``, ``dat``, ``att``,
+``instal``) that are far more often misspellings of common words; what Aspell
+accepts is what users already expect a spell checker to accept. Case is kept:
+``Sam`` is accepted, ``sam`` is not (see ``typofix.lexicon.AcceptedWords``).
 
 This list only answers "is this a word?". It is separate from ``words.tsv``,
-the smaller list a correction may become: a rare word is left alone, yet never
-offered as a correction.
+the list a correction may become. See ``data/README.md`` for the licence and
+the numbers each filter drops.
 
-Filters, applied to each entry of either list in this order:
+Filters, applied to each entry in this order:
 
-1. ``non_ascii``: drop entries with any character outside ASCII
-   (``Asunción``, ``Atatürk's``).
-2. ``possessive``: an entry ending in ``'s`` stands for its stem
-   (``Kinko's`` -> ``Kinko``); the stem is kept when it is made of letters.
-   Nearly every stem is also listed on its own; the few that are not are kept.
-3. ``apostrophe``: drop the other entries with an apostrophe (``I'd``,
-   ``Hallowe'en``, ``Baha'i``): typofix splits clitics off and never corrects
-   a word with an inner apostrophe.
+1. ``non_ascii``: drop entries with any character outside ASCII.
+2. ``possessive``: an entry ending in ``'s`` stands for its stem; the stem is
+   kept when it is made of letters.
+3. ``apostrophe``: drop the other entries with an apostrophe (``I'd``):
+   typofix splits clitics off and never corrects a word with an inner one.
 
-Then everything is lowercased, deduplicated and sorted. The output is one word
-a line, gzip-compressed with a zero timestamp and no file name in the header,
-so the same lists always give the same bytes. It is written atomically (temp
-file in the output's directory, then ``os.replace``). Standard library only.
+Then deduplicated (case kept) and sorted. The output is one word a line,
+gzip-compressed with a zero timestamp and no file name in the header, so the
+same lists always give the same bytes. It is written atomically (temp file in
+the output's directory, then ``os.replace``). Standard library only.
 
 Usage::
 
     python data/build_accepted.py --out data/accepted.txt.gz
-    python data/build_accepted.py --american PATH --british PATH --out data/accepted.txt.gz
+    python data/build_accepted.py --lists US.txt GB-ise.txt GB-ize.txt --out data/accepted.txt.gz
 """
 
 from __future__ import annotations
@@ -39,13 +43,13 @@ import argparse
 import gzip
 import os
 import re
+import subprocess
 import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
-AMERICAN = Path("/usr/share/dict/american-english-large")
-BRITISH = Path("/usr/share/dict/british-english-large")
+DICTIONARIES = ("en_US", "en_GB-ise", "en_GB-ize")
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 
@@ -62,13 +66,12 @@ def accepted_form(entry: str) -> tuple[str | None, str | None]:
     return None, "apostrophe"
 
 
-def build(paths: list[Path]) -> tuple[list[str], Counter]:
-    """The sorted, lowercased words of all lists, and counts over the distinct entries of their union: how
-    many each filter touched, the possessive stems no entry lists on its own (kept), the words left before
-    and after lowercasing."""
+def build(lists: list[str]) -> tuple[list[str], Counter]:
+    """The sorted words of all lists (case kept), and counts over the distinct entries of their union: how many
+    each filter touched, the possessive stems no entry lists on its own (kept), the words left."""
     entries: set[str] = set()
-    for path in paths:
-        entries.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    for text in lists:
+        entries.update(text.split())
     counts: Counter = Counter(entries=len(entries))
     kept: set[str] = set()
     for entry in entries:
@@ -78,8 +81,14 @@ def build(paths: list[Path]) -> tuple[list[str], Counter]:
         if word is not None:
             kept.add(word)
     counts["possessive_stem_kept"] = len(kept - entries)
-    counts["before_lowercase"] = len(kept)
-    return sorted({word.lower() for word in kept}), counts
+    return sorted(kept), counts
+
+
+def aspell_list(dictionary: str) -> str:
+    """Every word of one Aspell dictionary, its affixes expanded (needs Debian's aspell and aspell-en)."""
+    dump = subprocess.run(["aspell", "-d", dictionary, "dump", "master"], capture_output=True, check=True).stdout
+    return subprocess.run(["aspell", "-l", "en", "expand"], input=dump, capture_output=True,
+                          check=True).stdout.decode("utf-8", "replace")
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -96,24 +105,30 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--american", type=Path, default=AMERICAN, help=f"default {AMERICAN}")
-    parser.add_argument("--british", type=Path, default=BRITISH, help=f"default {BRITISH}")
+    parser.add_argument("--lists", type=Path, nargs="+", help="expanded word lists (default: ask aspell for "
+                        + ", ".join(DICTIONARIES) + ")")
     parser.add_argument("--out", type=Path, default=Path("data/accepted.txt.gz"))
     args = parser.parse_args(argv)
 
-    for path in (args.american, args.british):
-        if not path.is_file():
-            parser.error(f"word list not found: {path} (Debian: apt-get install wamerican-large wbritish-large)")
-    words, counts = build([args.american, args.british])
+    if args.lists:
+        missing = [p for p in args.lists if not p.is_file()]
+        if missing:
+            parser.error(f"word list not found: {missing[0]}")
+        lists, names = [p.read_text(encoding="utf-8") for p in args.lists], [str(p) for p in args.lists]
+    else:
+        try:
+            lists, names = [aspell_list(d) for d in DICTIONARIES], [f"aspell -d {d}" for d in DICTIONARIES]
+        except (OSError, subprocess.CalledProcessError) as err:
+            parser.error(f"cannot run aspell ({err}); Debian: apt-get install aspell aspell-en")
+    words, counts = build(lists)
     # mtime=0 and no file name in the header: the bytes depend on the words alone.
     data = gzip.compress("".join(w + "\n" for w in words).encode("ascii"), compresslevel=9, mtime=0)
     write_atomic(args.out, data)
 
-    print(f"sources: {args.american}, {args.british}: {counts['entries']} distinct entries")
+    print(f"sources: {', '.join(names)}: {counts['entries']} distinct entries")
     for rule in ("non_ascii", "possessive", "apostrophe"):
         print(f"{rule}: {counts[rule]}")
     print(f"possessive stems listed nowhere else, kept: {counts['possessive_stem_kept']}")
-    print(f"words: {counts['before_lowercase']}, lowercased and deduplicated: {len(words)}")
     print(f"wrote {args.out}: {len(words)} words, {len(data)} bytes")
     return 0
 

@@ -10,13 +10,16 @@ import torch
 
 from typofix.checkpoint import read_checkpoint
 from typofix.corrector import Corrector, ModelError, one_edit_words
+from typofix.decoding import DecodingSettings
 from typofix.export import export
 from typofix.text import split_text
+
+SMALL = DecodingSettings(beam=3)
 
 
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt):
-    return Corrector.load(tiny_ckpt, beam=3)
+    return Corrector.load(tiny_ckpt, settings=SMALL)
 
 
 @pytest.fixture(scope="module")
@@ -27,18 +30,38 @@ def slim(tiny_ckpt, tmp_path_factory):
 
 
 def test_case_is_kept(corrector):
-    lower = corrector.correct("teh")
-    assert corrector.correct("Teh") == lower[:1].upper() + lower[1:]
-    assert corrector.correct("TEH") == lower.upper()
+    lower = corrector.correct("speling")
+    assert corrector.correct("Speling") == lower[:1].upper() + lower[1:]
+    assert corrector.correct("SPELING") == lower.upper()
+    assert corrector.correct("TEH") == "TEH"  # up to five capitals: an acronym, left alone
 
 
-def test_known_words_are_left_alone(tiny_ckpt):
-    every_listed = Corrector.load(tiny_ckpt, beam=2, known_min_count=1)
-    assert every_listed.correct_text("the brown fox planed") == "the brown fox planed"
-    assert every_listed.suggest("fox", 3)[0][0] == "fox"
-    common_only = Corrector.load(tiny_ckpt, beam=2, known_min_count=10_000_000)
-    assert common_only.is_known("the") and not common_only.is_known("planed")
-    assert common_only.suggest("the", 3)[0][0] == "the"
+def test_accepted_words_are_left_alone(tiny_ckpt):
+    corrector = Corrector.load(tiny_ckpt, settings=SMALL)
+    assert corrector.correct_text("the brown fox planed") == "the brown fox planed"
+    assert corrector.suggest("fox", 3)[0][0] == "fox"
+    assert corrector.is_accepted("colour") and corrector.is_accepted("color") and not corrector.is_accepted("teh")
+    eager = Corrector.load(tiny_ckpt, settings=SMALL.with_(leave_accepted=False))
+    assert not eager.is_accepted("the")
+
+
+# The words the issue saw broken, each a word (accepted) or a special token; none may change, in text or alone.
+SAFE_WORDS = ["foo", "RC", "ls", "acknowledgments", "afterward", "NASA", "FBI", "IBM", "COVID", "html", "OK",
+              "Emoji", "MIT", "GPL", "II", "XIV"]
+SAFE_TEXT = ("Emoji and #hashtag in foo_bar, os.path and /usr/sbin/slapd; `recieve` stays; MIT or GPL, "
+             "chapter II, Wm. Shakespeare and H. G. Wells, licensed by NASA.")
+
+
+def test_correct_words_and_special_tokens_come_back_unchanged(corrector):
+    assert corrector.correct_many(SAFE_WORDS) == SAFE_WORDS
+    assert corrector.correct_text(SAFE_TEXT) == SAFE_TEXT
+    assert [ranked[0][0] for ranked in corrector.suggest_many(SAFE_WORDS, 3)] == SAFE_WORDS
+
+
+def test_bytes_that_are_not_utf8_are_left_alone(corrector):
+    text = "Caf\udce9 and teh"  # a Latin-1 byte read with errors="surrogateescape"
+    fixed = corrector.correct_text(text)
+    assert fixed.startswith("Caf\udce9 and ") and fixed.count("\udce9") == 1
 
 
 def test_pass_through(corrector):
@@ -74,11 +97,16 @@ def test_one_edit_words(corrector):
     assert one_edit_words("recieve", corrector.lexicon, "abcdefghijklmnopqrstuvwxyz") == {"receive", "relieve"}
 
 
-def test_edit_candidates_join_the_beam(tiny_ckpt):
-    plain = Corrector.load(tiny_ckpt, beam=2, edit_candidates=False).suggest("recieve", 50)
-    joined = Corrector.load(tiny_ckpt, beam=2, edit_candidates=True).suggest("recieve", 50)
-    assert {w for w, _ in plain} < {w for w, _ in joined} and "receive" in {w for w, _ in joined}
-    assert [s for _, s in joined] == sorted((s for _, s in joined), reverse=True)
+def test_the_first_suggestion_is_the_correction(corrector):
+    words = ["speling", "recieve", "wierd", "teh", "acommodate", "fox"]
+    assert [ranked[0][0] for ranked in corrector.suggest_many(words, 5)] == corrector.correct_many(words)
+
+
+def test_the_confidence_rule_leaves_unsure_words(tiny_ckpt):
+    sure = Corrector.load(tiny_ckpt, settings=SMALL.with_(min_confidence=1e9))
+    assert sure.correct_many(["speling", "recieve"]) == ["speling", "recieve"]  # nothing is that sure
+    eager = Corrector.load(tiny_ckpt, settings=SMALL.with_(min_confidence=-1e9))
+    assert "speling" not in eager.correct("speling")
 
 
 def test_explain_gives_attention(corrector):
@@ -87,7 +115,7 @@ def test_explain_gives_attention(corrector):
 
 
 def test_without_lexicon_the_model_alone_decides(tiny_ckpt):
-    plain = Corrector.load(tiny_ckpt, beam=2, use_lexicon=False)
+    plain = Corrector.load(tiny_ckpt, settings=SMALL.with_(use_lexicon=False))
     assert plain.lexicon is None and plain.constraint is None
     assert isinstance(plain.correct("the"), str)
 
@@ -100,8 +128,8 @@ def test_slim_export_is_small_and_equivalent(tiny_ckpt, slim, corrector, tmp_pat
     export(tiny_ckpt, tmp_path / "fp32.pt", half=False)
     words = ["speling", "recieve", "wierd"]
     expected = corrector.suggest_many(words, 3)
-    assert Corrector.load(tmp_path / "fp32.pt", beam=3).suggest_many(words, 3) == expected  # exactly the checkpoint
-    halved = [s for ranked in Corrector.load(slim, beam=3).suggest_many(words, 1) for _, s in ranked]
+    assert Corrector.load(tmp_path / "fp32.pt", settings=SMALL).suggest_many(words, 3) == expected  # the checkpoint
+    halved = [s for ranked in Corrector.load(slim, settings=SMALL).suggest_many(words, 1) for _, s in ranked]
     assert halved == pytest.approx([ranked[0][1] for ranked in expected], abs=0.05)
 
 
@@ -141,13 +169,14 @@ def test_correcting_never_imports_lightning_or_hydra(slim, tiny_ckpt):
 def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckpt):
     from typofix.typos import osa_distance
 
-    plain = Corrector.load(tiny_ckpt, beam=2, two_edit_candidates=0)
-    more = Corrector.load(tiny_ckpt, beam=2, two_edit_candidates=3)
+    wide = SMALL.with_(wide_margin=1e9)  # every word gets the wide pass, where two-edit candidates join
+    plain = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=0))
+    more = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=3))
     lexicon = more.lexicon
-    two_away = sorted((w for w in lexicon.counts if osa_distance("teh", w) == 2), key=lambda w: -lexicon.count(w))
+    two_away = sorted((w for w in lexicon.counts if osa_distance("teh", w) == 2), key=lambda w: (-lexicon.count(w), w))
     found = {word for word, _ in more.suggest("teh", 10_000)}
     added = found - {word for word, _ in plain.suggest("teh", 10_000)}
     assert set(two_away[:3]) <= found
     assert added and added <= set(two_away[:3])
     with pytest.raises(ValueError, match="two_edit_candidates"):
-        Corrector.load(tiny_ckpt, two_edit_candidates=-1)
+        DecodingSettings(two_edit_candidates=-1)

@@ -12,8 +12,8 @@ import torch
 from typofix.checkpoint import build_model, read_checkpoint
 from typofix.decode import greedy
 from typofix.lexicon import Lexicon
-from typofix.search import (Hypothesis, LexiconConstraint, beam_search, forced_hypotheses, forced_log_probs,
-                            length_normalised, rerank, stack_attention)
+from typofix.search import (Hypothesis, LexiconConstraint, beam_search, channel_score, forced_hypotheses,
+                            forced_log_probs, length_normalised, rerank, stack_attention, take_rows, trie_hypotheses)
 from typofix.torch_stepper import TorchStepper
 from typofix.typos import osa_distance
 
@@ -143,6 +143,45 @@ def test_forced_hypotheses_match_the_beams(stepper, batch):
         assert forced_hyp.ids == beam_hyp.ids
         assert forced_hyp.score == pytest.approx(beam_hyp.score, abs=1e-4)
         assert np.allclose(forced_hyp.attn, beam_hyp.attn, atol=1e-5)
+
+
+def test_trie_scoring_equals_scoring_each_output_alone(stepper, batch, model_vocab):
+    """Outputs that share prefixes share decoder steps, and each still gets the score and attention it gets
+    alone, from one encoding of its word."""
+    _, vocab = model_vocab
+    src, src_len = batch
+    outputs = [[vocab.encode(w) for w in ("spelling", "spell", "spelt", "speling", "s")],
+               [vocab.encode(w) for w in ("receive", "recieve", "relieve")], [], [vocab.encode("a")]]
+    rows = [0, 1, 2, 3]
+    shared = trie_hypotheses(stepper, take_rows(stepper.encode(src, src_len), rows), src_len[rows], outputs, 0.5)
+    for row, (outs, hyps) in enumerate(zip(outputs, shared)):
+        alone = forced_hypotheses(stepper, src[[row] * len(outs)], src_len[[row] * len(outs)], outs, 0.5) if outs else []
+        assert [h.ids for h in hyps] == outs
+        for got, want in zip(hyps, alone):
+            assert got.score == pytest.approx(want.score, abs=1e-4)
+            assert np.allclose(got.attn, want.attn, atol=1e-5)
+
+
+def test_the_stop_bound_never_loses_the_best(model_vocab, stepper, batch):
+    """With a floor (the best reranked score so far), beam search drops only hypotheses that cannot beat it:
+    the best reranked result above the floor is the one the unpruned search finds."""
+    _, vocab = model_vocab
+    src, src_len = batch
+    lexicon = Lexicon.from_tsv()
+    constraint = LexiconConstraint(lexicon.trie, vocab.symbols, vocab.eos_id, lexicon, prior_weight=0.1)
+
+    def best(hyps, typo):
+        return max((channel_score(h.score, vocab.decode(h.ids), typo, lexicon, 0.1), vocab.decode(h.ids))
+                   for h in hyps)
+
+    full = beam_search(stepper, src, src_len, beam=6, alpha=1.0, constraint=constraint)
+    # Floors just below each word's true best: the pruned search must still find it.
+    floor = np.array([best(hyps, w)[0] - 0.05 for hyps, w in zip(full, WORDS)], dtype=np.float32)
+    pruned = beam_search(stepper, src, src_len, beam=6, alpha=1.0, constraint=constraint, floor=floor)
+    for word, got, want in zip(WORDS, pruned, full):
+        assert best(got, word)[1] == best(want, word)[1], word
+    # And the bound itself is an upper bound: no finished hypothesis scores above the bound of its first step.
+    assert sum(len(h) for h in pruned) <= sum(len(h) for h in full)
 
 
 def test_edit_weight_prefers_the_nearer_word(small_lexicon):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from typofix.lexicon import Lexicon
+from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex, one_edit_words
 from typofix.modelfile import ModelError, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
@@ -121,7 +121,7 @@ class Corrector:
             user_words = [w.lower() for w in user_words]
             for word in user_words:  # a user's word can be a correction: give it a middling prior
                 lexicon.counts.setdefault(word, USER_WORD_COUNT)
-            accepted = load_accepted(accepted_path, lexicon, user_words)
+            accepted = AcceptedWords.load(accepted_path, extra=user_words)
         return cls(stepper, vocab, lexicon, settings, accepted)
 
     # --- public API ----------------------------------------------------------------------------------------
@@ -137,15 +137,15 @@ class Corrector:
     def correct_many(self, texts: list[str]) -> list[str]:
         """`correct_text` of every item, all their words decoded in shared batches."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
-        words = {p.text.lower() for pieces in split for p in pieces if p.word}
+        # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); corrections are
+        # found, and remembered, for the lowercase form.
+        words = {p.text.lower() for pieces in split for p in pieces if p.word and not self.is_accepted(p.text)}
         if len(self._best) + len(words) > _CACHE_SIZE:
             self._best.clear()  # bounded memory on endless streams
-        todo = [w for w in words - self._best.keys() if not self.is_accepted(w)]
-        self._best.update((w, w) for w in words - self._best.keys() if self.is_accepted(w))
-        for word, ranked in self._rank(sorted(todo), 1).items():
+        for word, ranked in self._rank(sorted(words - self._best.keys()), 1).items():
             self._best[word] = ranked[0].word
-        return ["".join(match_case(p.text, self._best[p.text.lower()]) if p.word else p.text for p in pieces)
-                for pieces in split]
+        return ["".join(p.text if not p.word or self.is_accepted(p.text) else match_case(p.text, self._best[p.text.lower()])
+                        for p in pieces) for pieces in split]
 
     def suggest(self, word: str, k: int = 5) -> list[tuple[str, float]]:
         """Up to `k` corrections of `word`, best first, with their scores; the first is what `correct` gives."""
@@ -157,12 +157,14 @@ class Corrector:
         score 0.0."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        single = {}
+        single, accepted = {}, set()
         for word in words:
             pieces = split_text(word, self.max_word_len, self.settings.leave_special)
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
-        ranked = self._rank(sorted(set(single.values())), k)
+                if self.is_accepted(word):
+                    accepted.add(word.lower())
+        ranked = self._rank(sorted(set(single.values())), k, accepted=accepted)
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
         return [[(match_case(w, c.word), c.score) for c in ranked[single[w]][:k]] if w in single
@@ -175,15 +177,16 @@ class Corrector:
         return self._rank([word.lower()], k, decide=False)[word.lower()]
 
     def is_accepted(self, word: str) -> bool:
-        """True for a lowercase word the corrector leaves alone as a word."""
+        """True for a word, as written, that the corrector leaves alone as a word."""
         return self.settings.leave_accepted and self.accepted is not None and word in self.accepted
 
     # --- the engine ----------------------------------------------------------------------------------------
 
-    def _rank(self, words: list[str], k: int, decide: bool = True) -> dict[str, list[Candidate]]:
+    def _rank(self, words: list[str], k: int, decide: bool = True, accepted=frozenset()) -> dict[str, list[Candidate]]:
         """Up to `k` candidates for each lowercase word, best first. With `decide`, the typo itself comes first
-        unless the best correction beats it by `min_confidence` (for `correct`, `suggest`); without, all
-        candidates in score order, the typo itself only where it is a listed word (for `explain`)."""
+        when it is in `accepted` (it was written as an accepted word), or unless the best correction beats it by
+        `min_confidence` (for `correct`, `suggest`); without, all candidates in score order, the typo itself
+        only where it is a listed word (for `explain`)."""
         result: dict[str, list[Candidate]] = {}
         for word in words:  # characters the model cannot read: left as they are
             if not word or not self.vocab.covers(word):
@@ -194,10 +197,13 @@ class Corrector:
             return result
         for word, (ranked, keep) in self._search(todo, k).items():
             if decide:
+                # The confidence rule as a score: the typo competes with its own score plus min_confidence.
+                stay = Candidate(word, keep.score + self.settings.min_confidence, keep.attn)
                 others = [c for c in ranked if c.word != word]
-                confident = (others and not self.is_accepted(word)
-                             and others[0].score - keep.score >= self.settings.min_confidence)
-                result[word] = (others[:1] + [keep] + others[1:] if confident else [keep] + others)[:k]
+                if word in accepted:
+                    result[word] = ([stay] + others)[:k]
+                else:
+                    result[word] = sorted(others + [stay], key=lambda c: -c.score)[:k]
             else:
                 listed = [c for c in ranked if c.word != word or word in self.lexicon]
                 result[word] = listed[:k] or [keep]
@@ -213,9 +219,11 @@ class Corrector:
                 result[word] = found[:k] or [Candidate(word, 0.0)]
         return result
 
-    def _search(self, words: list[str], k: int) -> dict[str, tuple[list[Candidate], Candidate]]:
+    def _search(self, words: list[str], k: int, trace: dict | None = None) -> dict[str, tuple[list[Candidate], Candidate]]:
         """Per word: its candidates ranked by the noisy channel (the typo itself among them) and the typo's own
-        candidate. The cheap pass for all, the wide pass for the uncertain; see the class docstring."""
+        candidate. The cheap pass for all, the wide pass for the uncertain; see the class docstring. `trace`
+        (for the tuner, `bench.tune_decoding`): filled with each word's candidates of each pass as
+        {word: {"cheap" or "wide": {candidate: (log P_model, decoder steps, edits or None)}}}."""
         s = self.settings
         result = {}
         for chunk, src, src_len in self._batches(words):
@@ -228,6 +236,9 @@ class Corrector:
                 near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
             self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
             ranked = [self._ranked(word, cands, near) for word, cands, near in zip(chunk, found, edits)]
+            if trace is not None:
+                for word, cands, near in zip(chunk, found, edits):
+                    trace[word] = {"cheap": _traced(cands, near)}
 
             uncertain = [row for row, (word, cands) in enumerate(zip(chunk, ranked)) if self._uncertain(word, cands)]
             if uncertain and s.beam > 1:
@@ -247,6 +258,8 @@ class Corrector:
                 self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more)
                 for row in uncertain:
                     ranked[row] = self._ranked(chunk[row], found[row], edits[row])
+                    if trace is not None:
+                        trace[chunk[row]]["wide"] = _traced(found[row], edits[row])
             for word, cands in zip(chunk, ranked):
                 keep = next(c for c in cands if c.word == word)
                 result[word] = (cands, keep)
@@ -297,8 +310,10 @@ class Corrector:
     def deletion_index(self) -> DeletionIndex:
         """Built on the first wide pass (a few tenths of a second): the most frequent words two edits away."""
         if self._deletion_index is None:
-            ranked = sorted(self.lexicon.counts, key=lambda w: (-self.lexicon.counts[w], w))
-            self._deletion_index = DeletionIndex(ranked[:TWO_EDIT_WORDS])
+            counts = self.lexicon.counts
+            words = list(counts)  # the bundled list is already most frequent first; a user's words are not
+            order = np.argsort(-np.array([counts[w] for w in words], dtype=np.int64), kind="stable")
+            self._deletion_index = DeletionIndex([words[i] for i in order[:TWO_EDIT_WORDS].tolist()])
         return self._deletion_index
 
     def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
@@ -321,13 +336,10 @@ class Corrector:
             yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
 
 
+def _traced(candidates: dict[str, Hypothesis], edits: dict[str, int]) -> dict[str, tuple[float, int, int | None]]:
+    return {w: (h.log_prob, len(h.ids) + 1, edits.get(w)) for w, h in candidates.items() if w}
+
+
 # A user's own word has no corpus count; this one (about the 30,000th most frequent listed word's) lets it win
 # where it is the closest word without outranking common words one edit away.
 USER_WORD_COUNT = 1_000_000
-
-
-def load_accepted(path, lexicon: Lexicon, user_words: list[str]):
-    """The acceptance dictionary (typofix.lexicon.AcceptedWords) with the word list and the user's words in it."""
-    from typofix.lexicon import AcceptedWords
-
-    return AcceptedWords.load(path, extra=[*lexicon.counts, *user_words])

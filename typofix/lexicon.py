@@ -26,21 +26,28 @@ def bundled_accepted_path() -> Path:
     return Path(str(resources.files("typofix.wordlist").joinpath("accepted.txt.gz")))
 
 
-_A_TO_Z_NEWLINE = b"abcdefghijklmnopqrstuvwxyz\n"
+_LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"
 
 
 class AcceptedWords:
-    """The words that are never rewritten, looked up in any case: stored lowercase, a word is accepted when its
-    lowercase form is listed."""
+    """The words that are never rewritten, with their case as a dictionary spells them: `sam` is not accepted
+    where only `Sam` is listed (it is more often a typo of "same"), `Sam`, `SAM` and `same` are. A listed
+    lowercase word is accepted in lower, Title and UPPER case, a listed capitalised one in its own case and in
+    UPPER case, a listed acronym of 4+ letters in lower case too; the user's words (`add`) in any case."""
 
     def __init__(self, words=()):
-        self._words: set[str] = set()
+        self._exact: set[str] = set()  # as listed
+        self._upper: set[str] = set()  # every listed word upper-cased (an all-caps token matches any of them)
+        self._any_case: set[str] = set()  # lowercase forms of words accepted in any case (the user's)
+        # Acronyms of four or more letters written in lower case (html, ascii, unix): people do, and no common
+        # word is that close to one. Shorter ones are not (dat, sam, mit are typos of that, same, might).
+        self._acronyms: set[str] = set()
         self.add(words)
 
     @classmethod
     def load(cls, path: str | Path | None = None, extra=()) -> "AcceptedWords":
-        """Read a gzip file of lowercase a-z words, one a line (None: the bundled dictionary), plus `extra` words
-        (the caller adds the generation list and the user's words)."""
+        """Read a gzip file of a-z / A-Z words, one a line (None: the bundled dictionary), plus `extra` words
+        accepted in any case (the user's)."""
         path = Path(path) if path is not None else bundled_accepted_path()
         try:
             data = gzip.decompress(path.read_bytes())
@@ -50,23 +57,30 @@ class AcceptedWords:
             raise LexiconError(f"cannot read accepted-word list {path}: {err}") from None
         # Checked whole, in C (deleting the allowed bytes leaves nothing): a regex or a loop over the lines
         # would cost more than the rest of the load.
-        if (data.translate(None, _A_TO_Z_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
+        if (data.translate(None, _LETTERS_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
                 or b"\n\n" in data):
-            raise LexiconError(f"{path}: expected lowercase a-z words, one a line")
+            raise LexiconError(f"{path}: expected a-z / A-Z words, one a line")
         accepted = cls()
-        accepted._words = set(data[:-1].decode("ascii").split("\n"))  # already lowercase: no per-word work
+        text = data[:-1].decode("ascii")
+        accepted._exact = set(text.split("\n"))
+        accepted._upper = set(text.upper().split("\n"))
+        accepted._acronyms = {w.lower() for w in accepted._exact if len(w) >= 4 and w.isupper()}
         accepted.add(extra)
         return accepted
 
     def add(self, words) -> None:
-        """Accept more words (any case)."""
-        self._words.update(word.lower() for word in words)
+        """Accept more words, in any case."""
+        self._any_case.update(word.lower() for word in words)
 
     def __contains__(self, word: str) -> bool:
-        return word.lower() in self._words
+        if word in self._exact or word.lower() in self._any_case or word in self._acronyms:
+            return True
+        if word[:1].isupper() and word[1:].islower():  # Title case: a listed lowercase word at a sentence start
+            return word.lower() in self._exact
+        return word.isupper() and word in self._upper
 
     def __len__(self) -> int:
-        return len(self._words)
+        return len(self._exact | self._any_case)
 
 
 class PrefixTrie:

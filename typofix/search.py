@@ -135,8 +135,12 @@ class LexiconConstraint:
         steps[ends] = depth[ends] + 1
         prior = np.full(len(trie), -np.inf)
         if self.lexicon is not None:
-            words = sorted(self.lexicon.counts)
-            prior[ends] = self.prior_weight * np.array([self.lexicon.log_prior(w) for w in words])
+            counts = self.lexicon.counts
+            words = sorted(counts)
+            # `Lexicon.log_prior` of every word at once.
+            log_prior = np.log((np.array([counts[w] for w in words], dtype=np.float64) + 1)
+                               / (self.lexicon.total + len(counts)))
+            prior[ends] = self.prior_weight * log_prior
         else:
             prior[ends] = 0.0
         for level in range(int(depth.max()), 0, -1):  # children before parents: a subtree's best reaches its root

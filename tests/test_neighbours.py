@@ -1,0 +1,42 @@
+"""Lexicon neighbours of a typo without the model: one edit by generated edits, two by the deletion index,
+both checked against brute force over the word list."""
+
+from __future__ import annotations
+
+import random
+
+from typofix.lexicon import Lexicon
+from typofix.neighbours import DeletionIndex, deletion_hashes, one_edit_words
+from typofix.typos import osa_distance
+
+WORDS = ["the", "then", "than", "ten", "tea", "tech", "hen", "spelling", "spell", "spelt", "receive", "relieve",
+         "deceive", "biscuits", "circuits", "literature", "laugh", "aunt", "about", "a", "at", "an"]
+
+
+def test_deletion_hashes_of_equal_strings_are_equal():
+    hashes, rows = deletion_hashes(["abc", "xabc", "abxc", "ab"])
+    by_word = {r: set(hashes[rows == r].tolist()) for r in range(4)}
+    assert by_word[0] & by_word[1] and by_word[0] & by_word[2]  # "abc" one deletion from each
+    assert len(hashes) == (1 + 3 + 3) + (1 + 4 + 6) * 2 + (1 + 2 + 1)
+
+
+def test_the_index_finds_what_brute_force_finds():
+    lexicon = Lexicon.from_tsv()
+    ranked = sorted(lexicon.counts, key=lambda w: (-lexicon.counts[w], w))[:5000]
+    index = DeletionIndex(ranked)
+    rng = random.Random(0)
+    typos = ["teh", "biscits", "buiscits", "literture", "xyzzy", "a", "recieve", "laff"]
+    typos += ["".join(rng.choice("etaoinsrhl") for _ in range(rng.randint(2, 8))) for _ in range(30)]
+    for typo, got in zip(typos, index.near_many(typos, 1_000_000)):
+        want = [w for w in ranked if w != typo and osa_distance(typo, w) <= 2]
+        assert got == want, typo
+    assert index.near("teh", 3, exclude={"the"}) == [w for w in ranked if w not in ("the", "teh")
+                                                      and osa_distance("teh", w) <= 2][:3]
+
+
+def test_one_edit_words():
+    lexicon = Lexicon({w: 10 for w in WORDS})
+    assert one_edit_words("teh", lexicon, "abcdefghijklmnopqrstuvwxyz") == {"the", "ten", "tea", "tech"}
+    assert one_edit_words("the", lexicon, "abcdefghijklmnopqrstuvwxyz") == {"then"}  # not "hen": two edits
+    want = {w for w in WORDS if w != "recieve" and osa_distance("recieve", w) == 1}
+    assert one_edit_words("recieve", lexicon, "abcdefghijklmnopqrstuvwxyz") == want == {"receive", "relieve"}
