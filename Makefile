@@ -34,12 +34,13 @@ train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled an
 	$(BIN)/typofix-train experiment=default_stage2 init_weights=outputs/bundled/checkpoints/last.ckpt \
 		hydra.run.dir=outputs/bundled-stage2 $(ARGS)
 
-onnx: $(STAMP) ## regenerate the bundled ONNX model (typofix/models/default.onnxz) from typofix/models/default.pt
+onnx: $(STAMP) ## regenerate the bundled ONNX models (default.onnxz, fp16; default-int8.onnxz, int8) from typofix/models/default.pt
 	$(BIN)/typofix export typofix/models/default.pt typofix/models/default.onnxz
+	$(BIN)/typofix export typofix/models/default.pt typofix/models/default-int8.onnxz --int8
 
 demo: $(STAMP) ## correct a few words and a sentence with the bundled model
 	$(BIN)/typofix correct speling recieve teh definately acommodate
-	echo "Teh QUIK brown fox recieved 3 leters from http://exmaple.com." | $(BIN)/typofix correct -
+	echo "Teh quik brown fox recieved 3 leters from http://exmaple.com." | $(BIN)/typofix correct -
 	$(BIN)/typofix correct --explain recieve goverment
 
 plots: $(STAMP) ## the README's pictures: attention alignments and the character-embedding map of the bundled model

@@ -40,9 +40,9 @@ def test_bundled_corrects_words():
 
 @needs_bundled
 def test_bundled_corrects_text_from_stdin():
-    done = typofix("correct", "-", stdin="Teh QUIK brown fox recieved 3 leters from http://exmaple.com.\n")
+    done = typofix("correct", "-", stdin="Teh quik brown fox recieved 3 leters from http://exmaple.com.\n")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.decode() == "The QUICK brown fox received 3 letters from http://exmaple.com.\n"
+    assert done.stdout.decode() == "The quick brown fox received 3 letters from http://exmaple.com.\n"
 
 
 def test_words_one_per_line_in_order(tiny_ckpt):
@@ -154,6 +154,51 @@ def test_export(tiny_ckpt, tmp_path):
     words = ["speling", "recieve", "the"]
     assert (typofix("correct", "--model", str(onnx), *words).stdout
             == typofix("correct", "--model", str(out), *words).stdout)
+
+
+def test_jobs_give_exactly_the_output_of_one_job(tiny_ckpt, tmp_path):
+    text = "Teh QUIK brown fox recieved 3 leters.\nWe'd said: speling, wierd.\n" * 40 + "last line, no newline"
+    (tmp_path / "letter.txt").write_text(text)
+    model = ["--model", str(tiny_ckpt), "--beam", "2"]
+    one = typofix("correct", "--file", str(tmp_path / "letter.txt"), *model)
+    two = typofix("correct", "--file", str(tmp_path / "letter.txt"), "--jobs", "2", *model)
+    assert one.returncode == two.returncode == 0, two.stderr
+    assert two.stdout == one.stdout and one.stdout.count(b"\n") == text.count("\n")
+    piped = typofix("correct", "-", "--jobs", "2", "--json", *model, stdin=text)
+    assert [json.loads(line)["output"] for line in piped.stdout.decode().splitlines()] == \
+        [json.loads(line)["output"] for line in typofix("correct", "-", "--json", *model, stdin=text).stdout.decode().splitlines()]
+    reports = [json.loads(typofix("evaluate", "data/eval/norvig-testset1.tsv", "--limit", "60", "--json", *model,
+                                  *jobs).stdout) for jobs in ([], ["--jobs", "2"])]
+    for key in ("rows", "top1", "topk", "cer", "unchanged", "words"):
+        assert reports[0][key] == reports[1][key], key
+    one_line_error(typofix("correct", "--jobs", "2", "teh", *model), 2)
+
+
+def test_json_is_valid_utf8_and_bad_bytes_are_left_alone(tiny_ckpt):
+    model = ["--model", str(tiny_ckpt), "--beam", "2"]
+    done = typofix("correct", "-", *model, stdin=b"Caf\xe9 is open\n")
+    assert done.returncode == 0 and done.stdout.startswith(b"Caf\xe9 ")  # not Car\xe9: the byte is kept, and its word
+    done = typofix("correct", "-", "--json", *model, stdin=b"Caf\xe9 is open\n")
+    line = done.stdout.decode("utf-8")  # strict: raises on an invalid byte
+    assert json.loads(line)["input"] == "Caf\udce9 is open\n"  # the JSON escape gives the byte back
+
+
+@needs_bundled_onnx
+def test_the_issues_examples_come_back_unchanged():
+    words = ["NASA", "FBI", "IBM", "COVID", "html", "OK", "foo", "RC", "ls", "acknowledgments", "afterward", "MIT",
+             "GPL", "II", "Emoji"]
+    assert typofix("correct", *words).stdout.decode().split() == words
+    text = "Emoji, #hashtag, foo_bar and /usr/sbin/slapd; MIT or GPL, part II, Wm. Shakespeare.\n"
+    assert typofix("correct", "-", stdin=text).stdout.decode() == text
+    assert typofix("correct", "--fast", "-", stdin=text).stdout.decode() == text
+
+
+@needs_bundled_onnx
+def test_fast_preset_corrects_and_says_so():
+    done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--fast", "--limit", "30", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["settings"]["beam"] == 1
+    assert typofix("correct", "--fast", "recieve", "definately").stdout == b"receive\ndefinitely\n"
 
 
 # --- plot-attention, plot-embeddings, correct --explain ----------------------------------------------------

@@ -34,7 +34,7 @@ RAW = st.lists(st.one_of(st.binary(max_size=6),
 
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt) -> Corrector:
-    return Corrector.load(tiny_ckpt, beam=2)
+    return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2))
 
 
 def assert_only_words_changed(text: str, fixed: str, corrector: Corrector) -> None:

@@ -16,7 +16,7 @@ from typofix.checkpoint import build_model, read_checkpoint
 from typofix.corrector import Corrector, ModelError, load_stepper
 from typofix.export import export
 from typofix.model import ATTENTION_KINDS, Seq2Seq
-from typofix.modelfile import bundled_model_path, bundled_onnx_path
+from typofix.modelfile import bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.onnx_model import OnnxStepper
 from typofix.search import LexiconConstraint, beam_search, forced_log_probs
 from typofix.torch_stepper import TorchStepper
@@ -98,7 +98,7 @@ def test_beam_search_is_the_same_on_both_runtimes(tiny_ckpt, tmp_path):
 def test_bundled_onnx_corrects_like_the_bundled_torch_model():
     words = [line.split("\t")[0] for line in open("data/eval/birkbeck-dev.tsv", encoding="utf-8").read().splitlines()
              if line][:40] + ["speling", "recieve", "teh", "definately", "acommodate", "goverment"]
-    via_onnx, via_torch = Corrector.load(), Corrector.load(bundled_model_path())
+    via_onnx, via_torch = Corrector.load(bundled_onnx_path()), Corrector.load(bundled_model_path())
     assert isinstance(via_onnx.stepper, OnnxStepper) and isinstance(via_torch.stepper, TorchStepper)
     assert via_onnx.correct_many(words) == via_torch.correct_many(words)
     for want, have in zip(via_torch.suggest_many(words, 5), via_onnx.suggest_many(words, 5)):
@@ -108,10 +108,32 @@ def test_bundled_onnx_corrects_like_the_bundled_torch_model():
 
 @needs_bundled
 def test_bundled_models_stay_small():
-    assert bundled_model_path().stat().st_size + bundled_onnx_path().stat().st_size <= 10_000_000
-    with zipfile.ZipFile(bundled_onnx_path()) as archive:
-        meta = json.loads(archive.read("meta.json"))
-    assert meta["format"] == "typofix-onnx" and meta["weights"] == "float16"
+    paths = [bundled_model_path(), bundled_onnx_path(), bundled_int8_path()]
+    assert sum(p.stat().st_size for p in paths) <= 10_000_000
+    weights = []
+    for path in paths[1:]:
+        with zipfile.ZipFile(path) as archive:
+            meta = json.loads(archive.read("meta.json"))
+        assert meta["format"] == "typofix-onnx"
+        weights.append(meta["weights"])
+    assert weights == ["float16", "int8 (dynamic quantization)"]
+
+
+@needs_bundled
+def test_the_int8_model_is_the_default_and_corrects_like_the_float_one():
+    words = [line.split("\t")[0] for line in open("data/eval/norvig-testset1.tsv", encoding="utf-8").read().splitlines()
+             if line][:80]
+    int8, float16 = Corrector.load(), Corrector.load(bundled_onnx_path())
+    assert isinstance(int8.stepper, OnnxStepper)
+    same = sum(a == b for a, b in zip(int8.correct_many(words), float16.correct_many(words)))
+    assert same >= 0.9 * len(words)  # int8 moves log-probabilities by up to ~0.3: a few close calls flip
+
+
+def test_int8_export_loads_and_follows_the_checkpoint(tiny_ckpt, tmp_path):
+    out = tmp_path / "tiny-int8.onnxz"
+    export(tiny_ckpt, out, int8=True)  # checked against the torch model inside, before the rename
+    stepper, vocab = OnnxStepper.load(out)
+    assert vocab.alphabet and 1 <= len(Corrector.load(out).suggest("speling", 3)) <= 3
 
 
 def test_damaged_onnx_files_are_model_errors(tiny_ckpt, tmp_path):

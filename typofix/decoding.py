@@ -32,11 +32,11 @@ class DecodingSettings:
     alpha: float = 1.75
     prior_weight: float = 0.03
     edit_weight: float = 0.1
-    first_letter_weight: float = 0.2
+    first_letter_weight: float = 0.1
     # The cheap pass.
     shortlist: int = 6
     # The wide pass (beam 1 and wide_margin 0 turn it into greedy decoding).
-    beam: int = 24
+    beam: int = 12
     wide_margin: float = 0.7
     wide_min_edits: int = 3
     two_edit_candidates: int = 5

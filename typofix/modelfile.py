@@ -24,6 +24,12 @@ def bundled_onnx_path() -> Path:
     return bundled_model_path().with_suffix(".onnxz")
 
 
+def bundled_int8_path() -> Path:
+    """The ONNX export with int8 weights (`make onnx`), what the correction path runs by default: about half the
+    time per decoder step of the float one on an AVX2 CPU, for a fraction of a point of accuracy (README)."""
+    return bundled_model_path().with_name("default-int8.onnxz")
+
+
 def check_file(path: Path) -> None:
     """Raise ModelError unless `path` is an existing file."""
     if not path.exists():
