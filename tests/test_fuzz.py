@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from typofix import cli
 from typofix.corrector import Corrector
+from typofix.decoding import DecodingSettings
 from typofix.text import split_text
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
