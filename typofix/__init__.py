@@ -1,7 +1,7 @@
 """typofix: corrects misspelled English words with a character-level LSTM encoder-decoder and Bahdanau attention."""
 
 __version__ = "0.1.0"
-__all__ = ["Corrector", "__version__"]
+__all__ = ["Corrector", "DecodingSettings", "__version__"]
 
 
 def __getattr__(name: str):
@@ -10,4 +10,8 @@ def __getattr__(name: str):
         from typofix.corrector import Corrector
 
         return Corrector
+    if name == "DecodingSettings":
+        from typofix.decoding import DecodingSettings
+
+        return DecodingSettings
     raise AttributeError(f"module 'typofix' has no attribute {name!r}")

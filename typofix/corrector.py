@@ -255,7 +255,7 @@ class Corrector:
                 # is dropped (the rest of a top-k are the best of the candidates scored on the way).
                 floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
                 beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
-                                    constraint=self.constraint, encoded=sub, floor=floor)
+                                    constraint=self.constraint, encoded=sub, floor=floor if s.prune else None)
                 more = []
                 for row, hyps, wide in zip(uncertain, beams, self._neighbours([chunk[r] for r in uncertain])):
                     for h in hyps:

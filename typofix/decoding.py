@@ -40,6 +40,7 @@ class DecodingSettings:
     wide_margin: float = 0.7
     wide_min_edits: int = 3
     two_edit_candidates: int = 5
+    prune: bool = True  # stop the wide beam's hypotheses that can no longer beat the cheap answer
     # What is left alone.
     min_confidence: float = -0.5
     leave_accepted: bool = True
@@ -54,6 +55,8 @@ class DecodingSettings:
         for name in ("shortlist", "wide_min_edits", "two_edit_candidates"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        if self.min_confidence != self.min_confidence:  # nan: no word would ever compare
+            raise ValueError("min_confidence must be a number, got nan")
         for name in ("alpha", "prior_weight", "edit_weight", "first_letter_weight", "wide_margin"):
             value = getattr(self, name)
             if not value >= 0:  # also rejects nan
