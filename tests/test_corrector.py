@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from typofix.checkpoint import read_checkpoint
-from typofix.corrector import Corrector, ModelError, one_edit_words
+from typofix.corrector import Corrector, ModelError
 from typofix.decoding import DecodingSettings
 from typofix.export import export
 from typofix.text import split_text
@@ -90,11 +90,16 @@ def test_suggestions(corrector):
     assert corrector.suggest("speling", 1)[0][0] == corrector.correct("speling")
 
 
-def test_one_edit_words(corrector):
-    near = one_edit_words("teh", corrector.lexicon, corrector.vocab.alphabet)
-    assert {"the", "ten", "tech", "tea"} <= near and "teh" not in near
-    assert all(w in corrector.lexicon for w in near)
-    assert one_edit_words("recieve", corrector.lexicon, "abcdefghijklmnopqrstuvwxyz") == {"receive", "relieve"}
+def test_the_one_edit_index_finds_every_word_one_edit_away(corrector):
+    from typofix.neighbours import one_edit_words
+
+    letters = corrector.vocab.alphabet
+    for typo in ["teh", "recieve", "speling", "a", "xqzv", "acommodate", "thier"]:
+        found = corrector.one_edit_index.near_many([typo], 10**9, 1)[0]
+        assert set(found) == one_edit_words(typo, corrector.lexicon, letters), typo
+        counts = [corrector.lexicon.count(w) for w in found]
+        assert counts == sorted(counts, reverse=True)  # most frequent first
+    assert {"the", "ten", "tech", "tea"} <= set(corrector.one_edit_index.near("teh", 100, 1))
 
 
 def test_the_first_suggestion_is_the_correction(corrector):

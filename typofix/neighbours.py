@@ -30,10 +30,10 @@ def one_edit_words(word: str, lexicon, letters: str) -> set[str]:
     return edits & lexicon.counts.keys()  # one C-level intersection, not a lookup per string
 
 
-def deletion_hashes(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The hash of every string that deleting 0, 1 or 2 characters of each word leaves: (hashes, index of the
-    word), one entry per (word, deletion). Words of one length are hashed together, one numpy pass per pair
-    of deleted positions."""
+def deletion_hashes(words: list[str], max_deletes: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """The hash of every string that deleting up to `max_deletes` (0, 1 or 2) characters of each word leaves:
+    (hashes, index of the word), one entry per (word, deletion). Words of one length are hashed together, one
+    numpy pass per deleted position or pair of positions."""
     hashes, rows = [], []
     by_length: dict[int, list[int]] = {}
     for row, word in enumerate(words):
@@ -47,12 +47,12 @@ def deletion_hashes(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
             prefix[:, 1:] = np.cumsum(codes * powers, axis=1, dtype=np.uint64)
             total = prefix[:, -1]
             hashes.append(total)
-            for i in range(length):  # delete character i: the tail moves down one power
+            for i in range(length if max_deletes >= 1 else 0):  # delete character i: the tail moves down one power
                 hashes.append(prefix[:, i] + (total - prefix[:, i + 1]) * _BASE_INV)
-                for j in range(i + 1, length):  # and character j: the middle moves one power, the tail two
+                for j in range(i + 1, length if max_deletes >= 2 else 0):  # and j: the middle one power, the tail two
                     hashes.append(prefix[:, i] + (prefix[:, j] - prefix[:, i + 1]) * _BASE_INV
                                   + (total - prefix[:, j + 1]) * _BASE_INV * _BASE_INV)
-        count = 1 + length + length * (length - 1) // 2
+        count = 1 + (length if max_deletes >= 1 else 0) + (length * (length - 1) // 2 if max_deletes >= 2 else 0)
         rows.append(np.tile(group, count))
     return np.concatenate(hashes), np.concatenate(rows)
 
@@ -61,11 +61,15 @@ class DeletionIndex:
     """The most frequent words of a word list within two edits of a typo, from hashed deletions (see the
     module docstring). `words` must be ordered most frequent first: that order is the ranking."""
 
-    def __init__(self, words: list[str]):
-        self.words = words
-        hashes, rows = deletion_hashes(words)
-        order = np.argsort(hashes, kind="stable")
-        self._hashes, self._rows = hashes[order], rows[order]
+    def __init__(self, words: list[str], max_edits: int = 2):
+        self.words, self.max_edits = words, max_edits
+        hashes, rows = deletion_hashes(words, max_edits)
+        # One sort of plain integers instead of an argsort (twice as fast, and building is start-up time): the
+        # word's row goes in the low bits of its hash. The hash keeps 64 - bits bits, so two strings may share
+        # one; a match is only a candidate, and `near_many` checks every candidate's real distance anyway.
+        self._bits = np.uint64(max(1, (len(words) - 1).bit_length()))
+        packed = np.sort((hashes >> self._bits << self._bits) | rows.astype(np.uint64))
+        self._hashes, self._rows = packed >> self._bits, (packed & ((np.uint64(1) << self._bits) - np.uint64(1)))
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
         """Up to `n` listed words at most `max_edits` (1 or 2) optimal-string-alignment edits from `typo`, most
@@ -73,13 +77,17 @@ class DeletionIndex:
         return self.near_many([typo], n, max_edits, [exclude])[0]
 
     def near_many(self, typos: list[str], n: int, max_edits: int = 2, exclude=None) -> list[list[str]]:
-        """`near` for each typo (`exclude[i]` for typo i), their deletions hashed in one pass."""
+        """`near` for each typo (`exclude[i]` for typo i), their deletions hashed in one pass. An index built
+        for `max_edits` 1 finds the words one edit away only."""
+        if max_edits > self.max_edits:
+            raise ValueError(f"this index finds words up to {self.max_edits} edits away, not {max_edits}")
         exclude = exclude if exclude is not None else [()] * len(typos)
         result: list[list[str]] = [[] for _ in typos]
         todo = [i for i, typo in enumerate(typos) if typo and n > 0]
         if not todo:
             return result
-        hashes, owner = deletion_hashes([typos[i] for i in todo])
+        hashes, owner = deletion_hashes([typos[i] for i in todo], self.max_edits)
+        hashes = hashes >> self._bits
         lo = np.searchsorted(self._hashes, hashes, side="left")
         hi = np.searchsorted(self._hashes, hashes, side="right")
         matches: dict[int, list[np.ndarray]] = {}
@@ -88,7 +96,7 @@ class DeletionIndex:
                 matches.setdefault(who, []).append(self._rows[a:b])
         for who, parts in matches.items():
             typo, skip, found = typos[todo[who]], exclude[todo[who]], result[todo[who]]
-            for row in np.unique(np.concatenate(parts)).tolist():  # unique sorts: most frequent first
+            for row in np.unique(np.concatenate(parts).astype(np.int64)).tolist():  # sorted: most frequent first
                 word = self.words[row]
                 if word != typo and word not in skip and osa_distance(typo, word) <= max_edits:
                     found.append(word)
