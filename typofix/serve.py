@@ -233,6 +233,8 @@ class _Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """The standard library's own errors (a malformed request line, a URI over 64 KiB) as JSON too."""
         self.close_connection = True
+        if self.request_version == "HTTP/0.9":  # not even a request line: answer with a status line all the same
+            self.request_version = "HTTP/1.0"
         self._json(code, {"error": message or self.responses.get(code, ("error",))[0]})
 
     def _json(self, status: int, body: dict) -> None:

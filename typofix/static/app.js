@@ -2,7 +2,7 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const CELL = 24, LEFT = 34, TOP = 22; // heatmap cell size and label margins, px
+const CELL = 28, LEFT = 36, TOP = 24; // heatmap cell size and label margins, px
 const CLASS_COLOURS = {vowel: "#D55E00", consonant: "#0072B2", other: "#777777"}; // as typofix.plots
 
 function make(ns, tag, attrs = {}, text = "") {
@@ -32,9 +32,9 @@ function heatmap(inputChars, candidate, readout) {
   const rows = candidate.out_chars, width = LEFT + CELL * inputChars.length, height = TOP + CELL * rows.length;
   const root = svg("svg", {class: "heatmap", width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
                            "aria-label": `attention while writing ${candidate.word}`});
-  inputChars.forEach((ch, j) => root.append(svg("text", {x: LEFT + CELL * (j + 0.5), y: TOP - 7, class: "in"}, ch)));
+  inputChars.forEach((ch, j) => root.append(svg("text", {x: LEFT + CELL * (j + 0.5), y: TOP - 8, class: "in"}, ch)));
   rows.forEach((out, t) => {
-    root.append(svg("text", {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 4, class: out.length > 1 ? "out end" : "out"}, out));
+    root.append(svg("text", {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 5, class: out.length > 1 ? "out end" : "out"}, out));
     inputChars.forEach((ch, j) => {
       const weight = candidate.attn[t][j];
       const cell = svg("rect", {x: LEFT + CELL * j, y: TOP + CELL * t, width: CELL, height: CELL, fill: shade(weight),
