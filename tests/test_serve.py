@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from tests.explorer import served
+from tests.test_cli import one_line_error, typofix
 from typofix.corrector import Corrector
 from typofix.modelfile import bundled_onnx_path
 
@@ -170,18 +171,6 @@ def test_several_models_side_by_side(tiny_ckpt, tmp_path):
         assert maps[0]["symbols"] == maps[1]["symbols"]
         np.testing.assert_allclose(np.abs(maps[0]["points"]), np.abs(maps[1]["points"]), atol=1e-2)  # PCA signs may flip
     assert process.returncode == 0, process.stderr.read()
-
-
-def one_line_error(done: subprocess.CompletedProcess, code: int) -> str:
-    assert done.returncode == code, done.stderr
-    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
-    assert done.stderr.startswith("typofix: error: ")
-    return done.stderr
-
-
-def typofix(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "typofix", *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "OMP_NUM_THREADS": "1"})
 
 
 def test_cli_errors_are_one_line(tmp_path, tiny_ckpt):

@@ -107,7 +107,7 @@ function embeddingMap(map) {
   map.symbols.forEach((symbol, i) => {
     const x = scale(xs[i], x0, x1), y = size - scale(ys[i], y0, y1), kind = map.classes[i];
     const group = svg("g", {class: kind, "data-symbol": symbol});
-    group.append(svg("circle", {cx: x, cy: y, r: 11, fill: CLASS_COLOURS[kind], "fill-opacity": 0.15,
+    group.append(svg("circle", {cx: x, cy: y, r: 10, fill: CLASS_COLOURS[kind], "fill-opacity": 0.15,
                                 stroke: kind === "vowel" ? CLASS_COLOURS.vowel : "none"}),
                  svg("text", {x, y: y + 5, fill: CLASS_COLOURS[kind]}, symbol),
                  svg("title", {}, `${symbol} (${kind}): ${xs[i].toFixed(3)}, ${ys[i].toFixed(3)}`));
