@@ -68,7 +68,7 @@ class BadRequest(Exception):
 
 
 @dataclass
-class Model:
+class ServedModel:
     """One served model: its name on the page, its corrector (one request at a time: `lock`), its attention
     kind, and its embedding map (None when the file has no embeddings to read)."""
 
@@ -79,13 +79,13 @@ class Model:
     lock: threading.Lock
 
 
-def load_model(path: str | None) -> Model:
+def load_model(path: str | None) -> ServedModel:
     """The model at `path` (None: the bundled one, ONNX when it is there), with its embedding map."""
     file = Path(path) if path else (bundled_onnx_path() if bundled_onnx_path().is_file() else bundled_model_path())
     corrector = Corrector.load(file)
     hparams, matrix = _read_embeddings(file)
     name = path if path else f"{file.name} (bundled)"
-    return Model(name, corrector, hparams.get("attention"), _embedding_map(matrix, corrector.vocab),
+    return ServedModel(name, corrector, hparams.get("attention"), _embedding_map(matrix, corrector.vocab),
                  threading.Lock())
 
 
@@ -117,7 +117,7 @@ def _embedding_map(matrix: np.ndarray | None, vocab: Vocab) -> dict | None:
 class Explorer:
     """The models served and the JSON API's answers (plain dicts, ready for `json.dumps`)."""
 
-    def __init__(self, models: list[Model]):
+    def __init__(self, models: list[ServedModel]):
         self.models = models
 
     @classmethod
@@ -292,6 +292,9 @@ def main(models: list[str | None], host: str = "127.0.0.1", port: int = 8000) ->
         shown = f"[{address}]" if ":" in address else address
         print(f"typofix serve: http://{shown}:{bound}/ ({', '.join(m.name for m in explorer.models)}); "
               "Ctrl-C stops", flush=True)
+        if host not in ("127.0.0.1", "::1", "localhost"):
+            print(f"typofix serve: note: listening on {host}, not only this machine: anyone who reaches it can use "
+                  "the page", file=sys.stderr, flush=True)
         try:
             server.serve_forever()
         except KeyboardInterrupt:
