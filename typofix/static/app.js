@@ -77,15 +77,20 @@ function panel(entry, result, name) {
     figure.replaceChildren(candidate.attn ? heatmap(entry.chars, candidate, readout)
                                           : html("p", {class: "note"}, "This model has no attention to show."));
   }
-  box.append(html("h3", {}, name), list, explanation, figure, readout);
+  const body = html("div", {class: "body"});
+  body.append(list, figure);
+  box.append(html("h3", {}, name), explanation, body, readout);
   show(0);
   return box;
 }
 
 function render(answer, names) {
   const several = answer.models.length > 1;
-  $("corrected").replaceChildren(...answer.models.map((m) => html("span", {class: "line"},
-    several ? `${names[m.index]}: ${m.corrected}` : m.corrected)));
+  $("corrected").replaceChildren(...answer.models.map((m) => {
+    const line = html("span", {class: "line"}, m.corrected);
+    if (several) line.append(html("small", {}, ` ${names[m.index]}`));
+    return line;
+  }));
   $("words").replaceChildren(...answer.words.map((entry) => {
     const section = html("section", {class: "word"});
     const row = html("div", {class: "row"});
