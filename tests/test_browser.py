@@ -75,12 +75,17 @@ def test_the_page_shows_the_correction_and_the_models_attention():
     assert len(page.symbols) == 28 and [s for s, kind in page.symbols.items() if kind == "vowel"] == list("aeiou")
 
 
-def test_several_models_side_by_side(tiny_ckpt):
-    with served("--model", str(bundled_onnx_path()), "--model", str(tiny_ckpt)) as (base, _):
+def test_several_models_side_by_side(tiny_ckpt, tmp_path):
+    from tests.test_onnx import random_checkpoint
+
+    no_attention = random_checkpoint(tmp_path / "none.ckpt", "none")
+    with served("--model", str(bundled_onnx_path()), "--model", str(tiny_ckpt), "--model", str(no_attention)) as (
+            base, _):
         page = Page(dump_dom(base + "/?q=recieve"))
     models = [Corrector.load(bundled_onnx_path()), Corrector.load(tiny_ckpt)]
-    assert [p["model"] for p in page.panels] == [0, 1]
+    assert [p["model"] for p in page.panels] == [0, 1, 2]
     for panel, corrector in zip(page.panels, models):
         best = corrector.explain("recieve", 5)[0]
         assert panel["pressed"] == best.word
         np.testing.assert_allclose(matrix(panel["cells"]), best.attn, atol=1e-3)
+    assert page.panels[2]["candidates"] and not page.panels[2]["cells"]  # attention=none: no heatmap to draw

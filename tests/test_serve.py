@@ -173,6 +173,21 @@ def test_several_models_side_by_side(tiny_ckpt, tmp_path):
     assert process.returncode == 0, process.stderr.read()
 
 
+def test_models_of_other_attention_kinds(tmp_path):
+    from tests.test_onnx import random_checkpoint
+
+    dot, none = random_checkpoint(tmp_path / "dot.ckpt", "dot"), random_checkpoint(tmp_path / "none.ckpt", "none")
+    with served("--model", str(dot), "--model", str(none)) as (base, process):
+        assert [m["attention"] for m in get(base + "/api/models")[2]["models"]] == ["dot", "none"]
+        dot_result, none_result = correct(base, "recieve")["words"][0]["results"]
+        for candidate in dot_result["candidates"]:
+            attn = np.array(candidate["attn"])
+            assert attn.shape == (len(candidate["word"]) + 1, 7)
+            np.testing.assert_allclose(attn.sum(axis=1), 1.0, atol=1e-4)  # each output step's weights
+        assert none_result["candidates"] and all(c["attn"] is None for c in none_result["candidates"])
+    assert process.returncode == 0, process.stderr.read()
+
+
 def test_cli_errors_are_one_line(tmp_path, tiny_ckpt):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
