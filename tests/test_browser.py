@@ -1,6 +1,8 @@
 """The attention explorer in a real browser: Debian's headless Chromium loads /?q=recieve from a running
 `typofix serve` subprocess, and the DOM its script builds holds the correction and heatmaps whose cells carry the
-model's own attention weights. Skips where /usr/bin/chromium is absent; `make test-browser` installs it."""
+model's own attention weights; driven over its DevTools pipe, a click on another candidate shows that candidate's
+alignment, hovering a cell shows its weight, and a new query gets its own shareable address. Skips where
+/usr/bin/chromium is absent; `make test-browser` installs it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
-from tests.explorer import CHROMIUM, dump_dom, served
+from tests.explorer import CHROMIUM, Browser, dump_dom, served
 from tests.test_serve import correct
 from typofix.corrector import Corrector
 from typofix.modelfile import bundled_onnx_path
@@ -89,3 +91,34 @@ def test_several_models_side_by_side(tiny_ckpt, tmp_path):
         assert panel["pressed"] == best.word
         np.testing.assert_allclose(matrix(panel["cells"]), best.attn, atol=1e-3)
     assert page.panels[2]["candidates"] and not page.panels[2]["cells"]  # attention=none: no heatmap to draw
+
+
+SHOWN = """[...document.querySelectorAll("rect[data-weight]")].map((cell) =>
+    [Number(cell.dataset.out), Number(cell.dataset.in), Number(cell.dataset.weight)])"""
+
+
+def test_click_hover_and_a_new_query():
+    expected = {c.word: c for c in Corrector.load(bundled_onnx_path()).explain("recieve", 5)}
+    with served() as (base, _), Browser() as browser:
+        browser.goto(base + "/?q=recieve")
+        browser.wait_for('document.querySelector("rect[data-weight]")')
+        second = browser.evaluate('document.querySelectorAll("button[data-word]")[1].dataset.word')
+        assert second != "receive" and second in expected
+        browser.click(f'button[data-word="{second}"]')
+        assert browser.evaluate('document.querySelector("button[aria-pressed=true]").dataset.word') == second
+        assert browser.evaluate('document.querySelector(".explain").textContent').startswith(f"recieve -> {second}")
+        cells = {(t, j): w for t, j, w in browser.evaluate(SHOWN)}
+        np.testing.assert_allclose(matrix(cells), expected[second].attn, atol=1e-3)
+
+        browser.hover('rect[data-out="3"][data-in="4"]')
+        readout = browser.evaluate('document.querySelector(".readout").textContent')
+        assert f"weight {expected[second].attn[3, 4]:.4f}" in readout
+
+        browser.evaluate('document.getElementById("q").value = "definately"; '
+                         'document.getElementById("ask").requestSubmit(); true')
+        browser.wait_for('document.querySelector("h2") && document.querySelector("h2").textContent === "definately"')
+        assert browser.evaluate("location.search") == "?q=definately"
+        best = Corrector.load(bundled_onnx_path()).explain("definately", 1)[0]
+        assert browser.evaluate('document.querySelector("button[aria-pressed=true]").dataset.word') == best.word
+        cells = {(t, j): w for t, j, w in browser.evaluate(SHOWN)}
+        np.testing.assert_allclose(matrix(cells), best.attn, atol=1e-3)
