@@ -34,14 +34,16 @@ function heatmap(inputChars, candidate, readout) {
                            "aria-label": `attention while writing ${candidate.word}`});
   inputChars.forEach((ch, j) => root.append(svg("text", {x: LEFT + CELL * (j + 0.5), y: TOP - 8, class: "in"}, ch)));
   rows.forEach((out, t) => {
-    root.append(svg("text", {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 5, class: out.length > 1 ? "out end" : "out"}, out));
+    const label = {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 5, class: out.length > 1 ? "out end" : "out"};
+    root.append(svg("text", label, out));
     inputChars.forEach((ch, j) => {
       const weight = candidate.attn[t][j];
       const cell = svg("rect", {x: LEFT + CELL * j, y: TOP + CELL * t, width: CELL, height: CELL, fill: shade(weight),
                                 "data-out": t, "data-in": j, "data-weight": weight});
       cell.append(svg("title", {}, `writing ${out} (${t}), reading ${ch} (${j}): ${weight.toFixed(3)}`));
       cell.addEventListener("mouseenter", () => {
-        readout.textContent = `writing “${out}” (row ${t}) while reading “${ch}” (column ${j}): weight ${weight.toFixed(4)}`;
+        readout.textContent =
+          `writing “${out}” (row ${t}) while reading “${ch}” (column ${j}): weight ${weight.toFixed(4)}`;
       });
       root.append(cell);
     });
@@ -59,7 +61,8 @@ function heatmap(inputChars, candidate, readout) {
 function panel(entry, result, name) {
   const box = html("div", {class: "panel", "data-model": result.model});
   const list = html("ol", {class: "candidates"}), explanation = html("p", {class: "explain"});
-  const figure = html("div", {class: "figure"}), readout = html("p", {class: "readout"}, "Hover a cell for its weight.");
+  const figure = html("div", {class: "figure"});
+  const readout = html("p", {class: "readout"}, "Hover a cell for its weight.");
   const buttons = result.candidates.map((candidate, i) => {
     const button = html("button", {type: "button", "data-word": candidate.word});
     button.append(html("span", {class: "word"}, candidate.word),
