@@ -9,7 +9,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all train onnx demo plots bench bench-peers ablation clean
+.PHONY: help install test test-all test-browser train onnx demo plots serve screenshot bench bench-peers ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -29,6 +29,14 @@ test: $(STAMP) ## run the fast test suite (installs first if needed)
 test-all: $(STAMP) ## run every test, the slow ones too
 	$(BIN)/python -m pytest -q -m ''
 
+CHROMIUM := /usr/bin/chromium
+
+$(CHROMIUM):
+	apt-get update -q && apt-get install -y -q chromium
+
+test-browser: $(STAMP) $(CHROMIUM) ## the attention explorer in headless Chromium (installs Debian's chromium if missing)
+	$(BIN)/python -m pytest -q tests/test_browser.py
+
 train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled and outputs/bundled-stage2; ARGS="key=value ..." goes to both
 	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)
 	$(BIN)/typofix-train experiment=default_stage2 init_weights=outputs/bundled/checkpoints/last.ckpt \
@@ -46,6 +54,12 @@ demo: $(STAMP) ## correct a few words and a sentence with the bundled model
 plots: $(STAMP) ## the README's pictures: attention alignments and the character-embedding map of the bundled model
 	$(BIN)/typofix plot-attention recieve definately --out docs/attention.png
 	$(BIN)/typofix plot-embeddings --out docs/embeddings.png
+
+serve: $(STAMP) ## the attention explorer on http://127.0.0.1:8000/ with the bundled model (Ctrl-C stops)
+	$(BIN)/typofix serve
+
+screenshot: $(STAMP) $(CHROMIUM) ## docs/explorer.png: headless Chromium's picture of the explorer at /?q=recieve
+	$(BIN)/python -m tests.explorer docs/explorer.png "/?q=recieve"
 
 bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell, pip symspellpy/pyspellchecker)
 	command -v aspell >/dev/null && command -v hunspell >/dev/null || \

@@ -402,10 +402,35 @@ def _export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- serve -------------------------------------------------------------------------------------------------
+
+
+def _add_serve(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "serve", help="the attention explorer: a local web page that shows the model correcting a word",
+        description="Serve the attention explorer on http://HOST:PORT/: type a word or a sentence and see the "
+                    "candidates with their scores, what the correction changes, the attention heatmap of each "
+                    "candidate and the model's character-embedding map. /?q=recieve opens with that word; the "
+                    "page's JSON API is /api/correct?q=WORD. Ctrl-C stops.")
+    parser.add_argument("--model", action="append", metavar="PATH", help="model file (.onnxz, .pt or .ckpt); "
+                        "repeat it to compare models side by side (default: the bundled model)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this "
+                        "machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on, 0 for any free one "
+                        "(default: 8000)")
+    parser.set_defaults(handler=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from typofix import serve
+
+    return serve.main(args.model or [None], args.host, args.port)
+
+
 # --- entry point -------------------------------------------------------------------------------------------
 
 
-SUBCOMMANDS = (_add_correct, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export)
+SUBCOMMANDS = (_add_correct, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export, _add_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

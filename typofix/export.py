@@ -58,7 +58,8 @@ def export(checkpoint: str | Path, out: str | Path, half: bool = True, int8: boo
 
 def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False) -> int:
     """Write the .onnxz of a checkpoint and return its size; checked against the torch model before renaming."""
-    from typofix.onnx_model import ENCODER, FORMAT as ONNX_FORMAT, FORMAT_VERSION as ONNX_VERSION, META, STEP
+    from typofix.onnx_model import (EMBEDDINGS, ENCODER, FORMAT as ONNX_FORMAT, FORMAT_VERSION as ONNX_VERSION, META,
+                                    STEP)
 
     source = read_checkpoint(checkpoint)
     model, vocab = build_model(source, checkpoint)
@@ -73,10 +74,15 @@ def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True, int8
             "weights": "int8 (dynamic quantization)" if int8 else "float16" if half else "float32",
             "exported_from": Path(checkpoint).name, "trained": source.trained, "torch_version": torch.__version__}
 
+    # The encoder's character embeddings as a plain array too: the explorer's embedding map without torch.
+    embeddings = io.BytesIO()
+    weight = model.encoder.embedding.weight.detach()  # (V, E)
+    np.save(embeddings, (weight.half() if half else weight).numpy(), allow_pickle=False)
+
     def write(handle) -> None:
         with zipfile.ZipFile(handle, "w") as archive:
             for name, data in ((META, (json.dumps(meta, indent=1, default=str) + "\n").encode()), (ENCODER, encoder),
-                               (STEP, step)):
+                               (STEP, step), (EMBEDDINGS, embeddings.getvalue())):
                 # A fixed date: the same model exports to the same bytes, so a re-export changes nothing in git.
                 member = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
                 archive.writestr(member, data, compress_type=zipfile.ZIP_DEFLATED)
@@ -213,9 +219,9 @@ def _quantize(graph: bytes) -> bytes:
 
 
 def check_onnx(path: str | Path, model: Seq2Seq, vocab: Vocab, tolerance: float) -> None:
-    """Raise ModelError unless the .onnxz at `path` loads and its per-step log-probabilities of CHECK_WORDS
-    (each forced to write itself) are within `tolerance` of the torch model's."""
-    from typofix.onnx_model import OnnxStepper
+    """Raise ModelError unless the .onnxz at `path` loads, its per-step log-probabilities of CHECK_WORDS (each
+    forced to write itself) are within `tolerance` of the torch model's, and so are its stored embeddings."""
+    from typofix.onnx_model import OnnxStepper, read_embeddings
     from typofix.search import forced_log_probs
     from typofix.torch_stepper import TorchStepper
 
@@ -232,6 +238,10 @@ def check_onnx(path: str | Path, model: Seq2Seq, vocab: Vocab, tolerance: float)
         worst = max(worst, float(np.abs(got_attn - expected_attn).max()))
     if not worst <= tolerance:
         raise ModelError(f"{path}: the ONNX graphs disagree with the torch model by {worst:.3g} (> {tolerance})")
+    _, embeddings = read_embeddings(Path(path))
+    expected_embeddings = model.encoder.embedding.weight.detach().numpy()  # (V, E)
+    if embeddings is None or not np.allclose(embeddings, expected_embeddings, atol=tolerance):
+        raise ModelError(f"{path}: the stored embeddings differ from the torch model's")
 
 
 if __name__ == "__main__":

@@ -8,11 +8,14 @@ A .onnxz file is a zip of three members, written by `typofix.export.export_onnx`
 * `step.onnx`: (y (N,) int64, h, c (N, D), keys, enc_out, src_mask with N rows) -> log_probs (N, V), h_out,
   c_out (N, D), attn (N, S): one `Decoder.step` and its log-softmax. A model without attention has no attn
   output, and no keys / enc_out / src_mask inputs (the exporter drops inputs a graph never reads);
-* `meta.json`: format name and version, alphabet, special ids, hyperparameters, where it was trained from.
+* `meta.json`: format name and version, alphabet, special ids, hyperparameters, where it was trained from;
+* `embeddings.npy` (optional, written since the web explorer): the encoder's character embedding matrix
+  (V, E), so the embedding map of an ONNX model is drawn without torch. Older files lack it.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import zipfile
@@ -26,7 +29,7 @@ from typofix.vocab import Vocab
 
 FORMAT = "typofix-onnx"
 FORMAT_VERSION = 1
-ENCODER, STEP, META = "encoder.onnx", "step.onnx", "meta.json"
+ENCODER, STEP, META, EMBEDDINGS = "encoder.onnx", "step.onnx", "meta.json", "embeddings.npy"
 
 
 def read_members(path: Path) -> tuple[dict, bytes, bytes]:
@@ -49,6 +52,21 @@ def read_members(path: Path) -> tuple[dict, bytes, bytes]:
         raise ModelError(f"{path} is a typofix ONNX model of format version {meta.get('format_version')}; this "
                          f"typofix reads version {FORMAT_VERSION} (re-export it with typofix export)")
     return meta, encoder, step
+
+
+def read_embeddings(path: Path) -> tuple[dict, np.ndarray | None]:
+    """(meta, the encoder's embedding matrix (V, E) or None for a file exported before it was stored)."""
+    meta, _, _ = read_members(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if EMBEDDINGS not in archive.namelist():
+                return meta, None
+            matrix = np.load(io.BytesIO(archive.read(EMBEDDINGS)), allow_pickle=False)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as err:
+        raise ModelError(f"cannot read the embeddings of {path} ({type(err).__name__})") from None
+    if matrix.ndim != 2:
+        raise ModelError(f"{path}: {EMBEDDINGS} has shape {matrix.shape}, not (vocabulary, embedding)")
+    return meta, matrix
 
 
 class OnnxStepper:

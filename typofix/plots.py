@@ -20,9 +20,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from typofix.atomic import atomic_path
+from typofix.charmap import char_class, check_rows, pca, project, unit_rows
 
 IMAGE_FORMATS = {".png": "png", ".svg": "svg"}
-VOWELS = frozenset("aeiou")
 # Vowels / consonants / everything else (apostrophe, hyphen, specials): colour-blind-safe Okabe-Ito hues.
 CLASS_COLOURS = {"vowel": "#D55E00", "consonant": "#0072B2", "other": "#777777"}
 MARK_COLOUR = "#D55E00"
@@ -113,28 +113,6 @@ def plot_attention_grid(alignments: Sequence[Alignment], ncols: int | None = Non
 # --- embeddings -------------------------------------------------------------------------------------------
 
 
-def char_class(symbol: str) -> str:
-    """'vowel', 'consonant' or 'other' (y counts as a consonant: it is one in most of its positions)."""
-    if symbol in VOWELS:
-        return "vowel"
-    return "consonant" if len(symbol) == 1 and symbol.isalpha() else "other"
-
-
-def pca(weights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(mean (E,), components (2, E), explained variance ratios (2,)) of the rows of `weights` (N, E)."""
-    x = np.asarray(weights, dtype=float)
-    if x.ndim != 2 or x.shape[0] < 2:
-        raise ValueError(f"need a 2-D matrix with at least 2 rows, got shape {x.shape}")
-    mean = x.mean(axis=0)
-    _, s, vt = np.linalg.svd(x - mean, full_matrices=False)
-    variance = s**2
-    explained = variance / variance.sum() if variance.sum() > 0 else np.zeros_like(variance)
-    # Fewer than 2 dimensions (E == 1): pad, so callers always get two axes.
-    components = np.zeros((2, x.shape[1]))
-    components[: min(2, len(vt))] = vt[:2]
-    return mean, components, np.pad(explained[:2], (0, max(0, 2 - len(explained))))
-
-
 def plot_embeddings(weights, symbols: Sequence[str], title: str | None = None, normalize: bool = True) -> Figure:
     """Character embeddings (one row per symbol) projected on their first two principal components, each
     character drawn as its own label, vowels / consonants / other symbols in three colours.
@@ -142,12 +120,7 @@ def plot_embeddings(weights, symbols: Sequence[str], title: str | None = None, n
     With `normalize` (the default) every row is scaled to unit length first, so the map shows directions
     (which characters the model treats alike) rather than lengths, which mostly track how often a character
     was seen in training: without it the frequent vowels shrink towards the centre among the consonants."""
-    weights = np.asarray(weights, dtype=float)
-    _check_rows(weights, symbols)
-    if normalize:
-        weights = _unit_rows(weights)
-    mean, components, explained = pca(weights)
-    points = (weights - mean) @ components.T  # (N, E) @ (E, 2) -> (N, 2)
+    points, explained = project(weights, symbols, normalize)  # (N, 2)
     fig = _new_figure(5.0, 4.6)
     ax = fig.add_subplot()
     _draw_map(ax, points, symbols, explained, _limits(points))
@@ -170,9 +143,9 @@ def animate_embeddings(snapshots: Mapping[int, np.ndarray], symbols: Sequence[st
         raise ValueError("no embedding snapshots to animate")
     matrices = [np.asarray(m, dtype=float) for m in snapshots.values()]
     for matrix in matrices:
-        _check_rows(matrix, symbols)
+        check_rows(matrix, symbols)
     if normalize:
-        matrices = [_unit_rows(m) for m in matrices]
+        matrices = [unit_rows(m) for m in matrices]
     _, components, explained = pca(matrices[-1])
     # Each frame is centred on its own mean: a drift of the whole cloud says nothing about the characters.
     frames = [(m - m.mean(axis=0)) @ components.T for m in matrices]  # (N, E) @ (E, 2) -> (N, 2)
@@ -187,16 +160,6 @@ def animate_embeddings(snapshots: Mapping[int, np.ndarray], symbols: Sequence[st
             ax.set_title(f"epoch {epoch}", fontsize=10)
             writer.grab_frame()
     return path
-
-
-def _check_rows(weights: np.ndarray, symbols: Sequence[str]) -> None:
-    if weights.ndim != 2 or weights.shape[0] != len(symbols):
-        raise ValueError(f"embedding matrix has shape {weights.shape}, expected one row per symbol ({len(symbols)})")
-
-
-def _unit_rows(weights: np.ndarray) -> np.ndarray:
-    """Rows scaled to length 1 (an all-zero row, e.g. padding, stays zero)."""
-    return weights / np.maximum(np.linalg.norm(weights, axis=1, keepdims=True), 1e-12)
 
 
 def _limits(points: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]]:

@@ -1,0 +1,124 @@
+"""The attention explorer in a real browser: Debian's headless Chromium loads /?q=recieve from a running
+`typofix serve` subprocess, and the DOM its script builds holds the correction and heatmaps whose cells carry the
+model's own attention weights; driven over its DevTools pipe, a click on another candidate shows that candidate's
+alignment, hovering a cell shows its weight, and a new query gets its own shareable address. Skips where
+/usr/bin/chromium is absent; `make test-browser` installs it."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+
+from tests.explorer import CHROMIUM, Browser, dump_dom, served
+from tests.test_serve import correct
+from typofix.corrector import Corrector
+from typofix.modelfile import bundled_onnx_path
+
+pytestmark = [pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs /usr/bin/chromium (make test-browser)"),
+              pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")]
+
+
+class Page(HTMLParser):
+    """What the test reads from the dumped DOM: per model panel, its candidate buttons and its heatmap cells."""
+
+    def __init__(self, dom: str):
+        super().__init__()
+        self.panels: list[dict] = []  # {"model", "candidates", "pressed", "cells": {(t, j): weight}}
+        self.symbols: dict[str, str] = {}  # embedding map: symbol -> class
+        self.corrected: list[str] = []
+        self._in_corrected = False
+        self.feed(dom)
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        a = dict(attrs)
+        if tag == "div" and a.get("class") == "panel":
+            self.panels.append({"model": int(a["data-model"]), "candidates": [], "pressed": None, "cells": {}})
+        elif tag == "button" and "data-word" in a:
+            self.panels[-1]["candidates"].append(a["data-word"])
+            if a.get("aria-pressed") == "true":
+                self.panels[-1]["pressed"] = a["data-word"]
+        elif tag == "rect" and "data-weight" in a:
+            self.panels[-1]["cells"][int(a["data-out"]), int(a["data-in"])] = float(a["data-weight"])
+        elif tag == "g" and "data-symbol" in a:
+            self.symbols[a["data-symbol"]] = a["class"]
+        elif tag == "span" and a.get("class") == "line":
+            self._in_corrected = True
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_corrected = self._in_corrected and tag != "span"
+
+    def handle_data(self, data: str) -> None:
+        if self._in_corrected:
+            self.corrected.append(data)
+
+
+def matrix(cells: dict[tuple[int, int], float]) -> np.ndarray:
+    rows, cols = max(t for t, _ in cells) + 1, max(j for _, j in cells) + 1
+    assert len(cells) == rows * cols  # every cell drawn once
+    out = np.zeros((rows, cols))
+    for (t, j), weight in cells.items():
+        out[t, j] = weight
+    return out
+
+
+def test_the_page_shows_the_correction_and_the_models_attention():
+    with served() as (base, _):
+        page = Page(dump_dom(base + "/?q=recieve"))
+        api = correct(base, "recieve")
+    expected = Corrector.load(bundled_onnx_path()).explain("recieve", 5)
+    assert page.corrected == ["receive"]
+    [panel] = page.panels
+    assert panel["candidates"] == [c.word for c in expected] and panel["pressed"] == "receive"
+    shown = matrix(panel["cells"])  # (T, S): receive + </s> down, recieve across
+    np.testing.assert_allclose(shown, expected[0].attn, atol=1e-3)
+    np.testing.assert_allclose(shown, api["words"][0]["results"][0]["candidates"][0]["attn"], atol=1e-9)
+    assert len(page.symbols) == 28 and [s for s, kind in page.symbols.items() if kind == "vowel"] == list("aeiou")
+
+
+def test_several_models_side_by_side(tiny_ckpt, tmp_path):
+    from tests.test_onnx import random_checkpoint
+
+    no_attention = random_checkpoint(tmp_path / "none.ckpt", "none")
+    with served("--model", str(bundled_onnx_path()), "--model", str(tiny_ckpt), "--model", str(no_attention)) as (
+            base, _):
+        page = Page(dump_dom(base + "/?q=recieve"))
+    models = [Corrector.load(bundled_onnx_path()), Corrector.load(tiny_ckpt)]
+    assert [p["model"] for p in page.panels] == [0, 1, 2]
+    for panel, corrector in zip(page.panels, models):
+        best = corrector.explain("recieve", 5)[0]
+        assert panel["pressed"] == best.word
+        np.testing.assert_allclose(matrix(panel["cells"]), best.attn, atol=1e-3)
+    assert page.panels[2]["candidates"] and not page.panels[2]["cells"]  # attention=none: no heatmap to draw
+
+
+SHOWN = """[...document.querySelectorAll("rect[data-weight]")].map((cell) =>
+    [Number(cell.dataset.out), Number(cell.dataset.in), Number(cell.dataset.weight)])"""
+
+
+def test_click_hover_and_a_new_query():
+    expected = {c.word: c for c in Corrector.load(bundled_onnx_path()).explain("recieve", 5)}
+    with served() as (base, _), Browser() as browser:
+        browser.goto(base + "/?q=recieve")
+        browser.wait_for('document.querySelector("rect[data-weight]")')
+        second = browser.evaluate('document.querySelectorAll("button[data-word]")[1].dataset.word')
+        assert second != "receive" and second in expected
+        browser.click(f'button[data-word="{second}"]')
+        assert browser.evaluate('document.querySelector("button[aria-pressed=true]").dataset.word') == second
+        assert browser.evaluate('document.querySelector(".explain").textContent').startswith(f"recieve -> {second}")
+        cells = {(t, j): w for t, j, w in browser.evaluate(SHOWN)}
+        np.testing.assert_allclose(matrix(cells), expected[second].attn, atol=1e-3)
+
+        browser.hover('rect[data-out="3"][data-in="4"]')
+        readout = browser.evaluate('document.querySelector(".readout").textContent')
+        assert f"weight {expected[second].attn[3, 4]:.4f}" in readout
+
+        browser.evaluate('document.getElementById("q").value = "definately"; '
+                         'document.getElementById("ask").requestSubmit(); true')
+        browser.wait_for('document.querySelector("h2") && document.querySelector("h2").textContent === "definately"')
+        assert browser.evaluate("location.search") == "?q=definately"
+        best = Corrector.load(bundled_onnx_path()).explain("definately", 1)[0]
+        assert browser.evaluate('document.querySelector("button[aria-pressed=true]").dataset.word') == best.word
+        cells = {(t, j): w for t, j, w in browser.evaluate(SHOWN)}
+        np.testing.assert_allclose(matrix(cells), best.attn, atol=1e-3)
