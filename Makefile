@@ -1,6 +1,9 @@
 # typofix: `make help` lists the targets. Everything runs inside .venv, created by `make install`.
 PYTHON ?= python3
 TORCH ?= torch==2.13.0
+# A PyTorch wheel index for TORCH, e.g. https://download.pytorch.org/whl/cpu (the CPU-only build, a fraction of the
+# default CUDA one's size). Empty: pip's configured index (here that serves torch==2.13.0 from a local file).
+TORCH_INDEX ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -16,11 +19,11 @@ help: ## list the targets
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH)"
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0 by default) then typofix[dev]; idempotent
+install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0, from TORCH_INDEX if set) then typofix[dev]; idempotent
 
 test: $(STAMP) ## run the fast test suite (installs first if needed)
 	$(BIN)/python -m pytest -q
