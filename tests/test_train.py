@@ -20,7 +20,8 @@ from hydra.utils import instantiate
 from lightning.fabric.utilities.data import _set_sampler_epoch
 
 from typofix.system import TypoCorrector
-from typofix.train import AtomicCheckpointIO, RngState, SigtermCheckpoint, build, train
+from typofix.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+from typofix.train import build, train
 
 QUIET = ("trainer.enable_progress_bar=false", "callbacks.progress_bar=null", "threads=1")
 # The plotting callbacks cost seconds and prove nothing here (they run in eval mode and draw no random numbers).
@@ -161,7 +162,7 @@ def test_sigterm_saves_a_resumable_checkpoint_and_exits_nonzero(tmp_path):
 
 WRITER = """
 import sys, torch
-from typofix.train import AtomicCheckpointIO
+from typofix.faults import AtomicCheckpointIO
 io = AtomicCheckpointIO()
 io.save_checkpoint({"version": torch.tensor(1)}, sys.argv[1])
 print("first written", flush=True)

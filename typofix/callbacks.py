@@ -1,4 +1,5 @@
-"""Lightning callbacks that configs attach by name (conf/callbacks/, experiment recipes)."""
+"""Lightning callbacks that configs attach by name (conf/callbacks/, experiment recipes), and the CSV logger
+(conf/logger/csv.yaml)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 import lightning as L
 import numpy as np
 import torch
-from lightning.pytorch.loggers import TensorBoardLogger
+from lightning.fabric.loggers.logger import rank_zero_experiment
+from lightning.pytorch.loggers import CSVLogger, TensorBoardLogger
+from lightning.pytorch.loggers.csv_logs import ExperimentWriter
 
 from typofix.plots import Alignment, animate_embeddings, figure_to_rgb, plot_attention_grid, save_figure
 
@@ -167,3 +170,26 @@ class EmbeddingSnapshots(L.Callback):
         path = Path(self.gif_path) if self.gif_path else Path(trainer.default_root_dir) / "embeddings.gif"
         frames = {epoch: self.snapshots[epoch][self._rows] for epoch in sorted(self.snapshots)}
         animate_embeddings(frames, self._symbols, path)
+
+
+class _AppendingWriter(ExperimentWriter):
+    """Lightning's CSV writer, minus deleting an existing metrics.csv: it continues the file (its columns too)."""
+
+    def _check_log_dir_exists(self) -> None:
+        if self._fs.isfile(self.metrics_file_path):
+            with self._fs.open(self.metrics_file_path, "r") as f:
+                header = f.readline().strip()
+            self.metrics_keys = [k for k in header.split(",") if k]
+
+
+class AppendingCSVLogger(CSVLogger):
+    """CSVLogger whose metrics.csv is appended to, never replaced: a resumed run keeps the rows of every part in
+    one file (Lightning's own deletes the file it finds, and a resume would lose the first part's metrics)."""
+
+    @property
+    @rank_zero_experiment
+    def experiment(self) -> ExperimentWriter:
+        if self._experiment is None:
+            self._fs.makedirs(self.root_dir, exist_ok=True)
+            self._experiment = _AppendingWriter(log_dir=self.log_dir)
+        return self._experiment

@@ -16,8 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from typofix.model import ATTENTION_KINDS
 from typofix.typos import CONFUSION_GROUPS, KEYBOARD_KINDS
+
+
+# typofix.model.ATTENTION_KINDS' names (a test checks), spelled out here: checking a config must not import torch.
+ATTENTION = ("additive", "dot", "general", "scaled_dot", "multihead", "none")
 
 
 class ConfigError(ValueError):
@@ -131,7 +134,7 @@ TARGETS: dict[str, dict[str, Spec | Mapping]] = {
     },
     "typofix.system.TypoCorrector": {
         "alphabet": STRING, "emb_size": POSITIVE, "enc_hidden_size": POSITIVE, "enc_layers": POSITIVE,
-        "dec_hidden_size": POSITIVE, "attn_size": POSITIVE, "attention": one_of(*ATTENTION_KINDS), "heads": POSITIVE,
+        "dec_hidden_size": POSITIVE, "attn_size": POSITIVE, "attention": one_of(*ATTENTION), "heads": POSITIVE,
         "dropout": FRACTION, "lr": number(0, low_open=True), "weight_decay": number(0), "warmup_steps": integer(0),
         "min_lr_ratio": number(0, 1),
     },
@@ -171,7 +174,7 @@ TARGETS: dict[str, dict[str, Spec | Mapping]] = {
     "typofix.callbacks.WordsPerSecond": {},
     "lightning.pytorch.loggers.CSVLogger": LOGGER,
     "lightning.pytorch.loggers.TensorBoardLogger": LOGGER,
-    "typofix.resume.AppendingCSVLogger": LOGGER,
+    "typofix.callbacks.AppendingCSVLogger": LOGGER,
 }
 
 

@@ -1,6 +1,7 @@
 """Continuing a run in its own folder: `typofix-train resume=outputs/<run>` becomes the run's recorded overrides
 plus the new ones, its folder and its last checkpoint; the checkpoint is checked against the configured model and
-schedule first; the run's `.hydra` record of every earlier part is kept; its metrics.csv is appended to.
+schedule first; the run's `.hydra` record of every earlier part is kept. (Its metrics.csv is appended to by
+`callbacks.AppendingCSVLogger`, its embedding snapshots picked up by `callbacks.EmbeddingSnapshots`.)
 """
 
 from __future__ import annotations
@@ -10,11 +11,7 @@ import shutil
 from pathlib import Path
 
 import yaml
-from lightning.pytorch.loggers import CSVLogger
-from lightning.pytorch.loggers.csv_logs import ExperimentWriter
-from lightning.fabric.loggers.logger import rank_zero_experiment
 
-from typofix.checkpoint import read_checkpoint
 from typofix.config_schema import ConfigError
 from typofix.modelfile import ModelError
 
@@ -123,6 +120,8 @@ def check_checkpoint(cfg) -> None:
             raise ModelError(f"{key}={path}: a folder, not a checkpoint file (resume=<run folder> continues a run)")
         if not Path(path).exists():
             raise ModelError(f"{key}={path}: no such checkpoint file")
+        from typofix.checkpoint import read_checkpoint  # torch: only when there is a checkpoint to read
+
         checkpoint = read_checkpoint(path)
         theirs = {"alphabet": checkpoint.alphabet, **checkpoint.hparams}
         ours = {"alphabet": cfg.model.get("alphabet"), **cfg.model}
@@ -136,26 +135,3 @@ def check_checkpoint(cfg) -> None:
         if key == "ckpt_path" and epoch is not None and max_epochs not in (None, -1) and epoch + 1 > max_epochs:
             raise ConfigError(f"trainer.max_epochs={max_epochs}: expected at least {epoch + 1}, as {path} has "
                               f"already run into epoch {epoch + 1} (step {checkpoint.trained.get('global_step')})")
-
-
-class _AppendingWriter(ExperimentWriter):
-    """Lightning's CSV writer, minus deleting an existing metrics.csv: it continues the file (its columns too)."""
-
-    def _check_log_dir_exists(self) -> None:
-        if self._fs.isfile(self.metrics_file_path):
-            with self._fs.open(self.metrics_file_path, "r") as f:
-                header = f.readline().strip()
-            self.metrics_keys = [k for k in header.split(",") if k]
-
-
-class AppendingCSVLogger(CSVLogger):
-    """CSVLogger whose metrics.csv is appended to, never replaced: a resumed run keeps the rows of every part in
-    one file (Lightning's own deletes the file it finds, and a resume would lose the first part's metrics)."""
-
-    @property
-    @rank_zero_experiment
-    def experiment(self) -> ExperimentWriter:
-        if self._experiment is None:
-            self._fs.makedirs(self.root_dir, exist_ok=True)
-            self._experiment = _AppendingWriter(log_dir=self.log_dir)
-        return self._experiment

@@ -17,36 +17,24 @@ from importlib import resources
 from pathlib import Path
 
 import hydra
-import lightning as L
-import torch
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.override_parser.overrides_parser import OverridesParser
 from hydra.core.override_parser.types import OverrideType
-from hydra.errors import HydraException, InstantiationException
+from hydra.errors import HydraException
 from hydra.types import RunMode
 from hydra.utils import instantiate
-from lightning.fabric.utilities.exceptions import MisconfigurationException
-from lightning.pytorch.plugins.io import TorchCheckpointIO
-from lightning.pytorch.utilities.exceptions import SIGTERMException
-from lightning.pytorch.utilities.rank_zero import rank_zero_only
 from omegaconf import DictConfig, OmegaConf, open_dict, read_write
 from omegaconf.errors import OmegaConfBaseException
 
-from typofix.atomic import atomic_path
-from typofix.checkpoint import ModelError, read_checkpoint
 from typofix.config_schema import ConfigError, did_you_mean, validate
-from typofix.data import DataError
-from typofix.lexicon import LexiconError
-from typofix.misspellings import MisspellingsError
+from typofix.modelfile import ModelError
 from typofix.resume import RECORD, check_checkpoint, keep_record, quoted, resume_arguments
-from typofix.system import NonFiniteLossError
+
+# torch and Lightning are imported where a run is built, not at import: a bad command line is answered at once.
 
 CONFIG_MODULE = "typofix.conf"
 CONFIG_PATH = f"pkg://{CONFIG_MODULE}"
 USAGE_ERROR = 2  # a bad config value or key, as `typofix` exits for usage errors
-# Errors that already say what is wrong and where: one line, no traceback.
-EXPECTED_ERRORS = (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
-                   FileNotFoundError, InstantiationException, MisconfigurationException)
 
 log = logging.getLogger(__name__)
 
@@ -55,54 +43,11 @@ class TrainingStopped(RuntimeError):
     """Training was stopped by SIGTERM after saving a checkpoint to resume from."""
 
 
-class AtomicCheckpointIO(TorchCheckpointIO):
-    """Writes each checkpoint to a temporary file beside its final name, fsyncs it, then renames it into place:
-    a killed job leaves the previous file or the new one, never a partial one. (Lightning's default writes via
-    fsspec to a file in the system temp dir, whose move is a plain copy when that is another filesystem.)"""
-
-    def save_checkpoint(self, checkpoint, path, storage_options=None) -> None:
-        if "://" in str(path) or storage_options is not None:  # remote storage: fsspec's own transaction
-            return super().save_checkpoint(checkpoint, path, storage_options)
-        with atomic_path(path, keep_suffix=False) as tmp:  # not *.ckpt: never mistaken for a checkpoint
-            torch.save(checkpoint, tmp)
-
-
-class RngState(L.Callback):
-    """Keeps torch's RNG state (dropout masks) in the checkpoint, so a resumed run draws the same masks as an
-    uninterrupted one. Lightning restores data, weights, optimiser and loop state, not RNG. Under DDP the file
-    holds rank 0's state, which every rank gets back: training stays valid, masks are not bit-identical."""
-
-    def state_dict(self) -> dict:
-        state = {"torch": torch.get_rng_state()}
-        if torch.cuda.is_available() and torch.cuda.is_initialized():
-            state["cuda"] = torch.cuda.get_rng_state()
-        return state
-
-    def load_state_dict(self, state_dict: dict) -> None:
-        torch.set_rng_state(state_dict["torch"])
-        if "cuda" in state_dict and torch.cuda.is_available():
-            torch.cuda.set_rng_state(state_dict["cuda"])
-
-
-class SigtermCheckpoint(L.Callback):
-    """On SIGTERM during fit, saves `last.ckpt` in the checkpoint folder. Lightning's own handling only stops the
-    loop (after the current batch) by raising SIGTERMException, which exits with status 0 and saves nothing."""
-
-    def on_exception(self, trainer, pl_module, exception) -> None:
-        if isinstance(exception, SIGTERMException) and trainer.state.fn == "fit":
-            # Collective under DDP, which is fine: every process gets the exception.
-            trainer.save_checkpoint(last_checkpoint_path(trainer), weights_only=False)
-
-
-def last_checkpoint_path(trainer) -> Path:
-    """`last.ckpt` in the ModelCheckpoint's folder (or `checkpoints/` under the run dir if there is none)."""
-    folder = getattr(trainer.checkpoint_callback, "dirpath", None) or Path(trainer.default_root_dir, "checkpoints")
-    return Path(folder) / "last.ckpt"
-
-
 def load_initial_weights(system, path) -> None:
     """Copy the model weights of a checkpoint or export into `system` (nothing else: not the optimiser, the
     schedule or the data position, which is what sets a second stage apart from a resume)."""
+    from typofix.checkpoint import read_checkpoint
+
     checkpoint = read_checkpoint(path)
     if checkpoint.alphabet != system.vocab.alphabet:
         raise ModelError(f"init_weights {path}: alphabet {checkpoint.alphabet!r} differs from this run's "
@@ -133,6 +78,11 @@ def check_config(cfg: DictConfig) -> None:
 def build(cfg: DictConfig):
     """(datamodule, system, trainer) from a composed config; the datamodule is set up first so the system
     knows the names of its validation sets."""
+    import lightning as L
+    import torch
+
+    from typofix.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+
     L.seed_everything(cfg.seed, workers=True, verbose=False)
     if cfg.threads:
         torch.set_num_threads(int(cfg.threads))
@@ -151,6 +101,10 @@ def build(cfg: DictConfig):
 
 def fit(cfg: DictConfig, datamodule, system, trainer) -> dict[str, float]:
     """Fit (resuming from `ckpt_path` if set), optionally test, and return the final logged metrics."""
+    from lightning.pytorch.utilities.exceptions import SIGTERMException
+
+    from typofix.faults import last_checkpoint_path
+
     if cfg.ckpt_path:  # a resume writes into the folder of its checkpoints on purpose
         warnings.filterwarnings("ignore", message=r"Checkpoint directory .* exists and is not empty")
     try:
@@ -177,6 +131,8 @@ def train(cfg: DictConfig) -> dict[str, float]:
 def resume_command(trainer) -> str:
     """The command that continues this run, exactly as it can be typed: `resume=<run folder>` where the run has a
     Hydra record (its overrides come back with it), else `ckpt_path=<last.ckpt>`."""
+    from typofix.faults import last_checkpoint_path
+
     run = Path(trainer.default_root_dir)
     last = last_checkpoint_path(trainer)
     argument = f"resume={quoted(str(run))}" if (run / RECORD / "overrides.yaml").is_file() and \
@@ -209,9 +165,19 @@ def _hydra_main(cfg: DictConfig) -> None:
 
 def _report(err: BaseException) -> None:
     """Exit with one line for the errors that explain themselves; return (the caller re-raises) otherwise."""
+    from hydra.errors import InstantiationException
+    from lightning.fabric.utilities.exceptions import MisconfigurationException
+
+    from typofix.data import DataError
+    from typofix.lexicon import LexiconError
+    from typofix.misspellings import MisspellingsError
+    from typofix.system import NonFiniteLossError
+
     if isinstance(err, TrainingStopped):
         _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
-    if isinstance(err, EXPECTED_ERRORS):
+    # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
+    if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
+                        FileNotFoundError, InstantiationException, MisconfigurationException)):
         _fail("error: " + _one_line(err), USAGE_ERROR if isinstance(err, ConfigError) else 1)
 
 
@@ -224,7 +190,12 @@ def _discard(run_dir: Path, own_dir: bool) -> None:
 
 
 def _fail(message: str, status: int) -> None:
-    if rank_zero_only.rank == 0:  # under DDP every process gets the error; say it once
+    rank = 0
+    if "lightning" in sys.modules:  # set by the strategy once processes are launched
+        from lightning.pytorch.utilities.rank_zero import rank_zero_only
+
+        rank = rank_zero_only.rank
+    if rank == 0:  # under DDP every process gets the error; say it once
         print(f"typofix-train: {message}", file=sys.stderr)
     sys.exit(status)
 
@@ -242,7 +213,9 @@ class _NoTips(logging.Filter):
 
 def _route_logs() -> None:
     """Lightning's messages go through Hydra's handlers (the console and the run's train.log), not Lightning's own
-    stderr handler (which it adds when imported before logging is configured)."""
+    stderr handlers (which it adds when imported before logging is configured)."""
+    import lightning.pytorch  # noqa: F401  (adds its handlers now, to be removed here)
+
     for name in ("lightning", "lightning.pytorch", "lightning.fabric"):
         logger = logging.getLogger(name)
         logger.handlers.clear()
@@ -325,7 +298,7 @@ def main() -> None:
             compose_checked(overrides, multirun=args.multirun)
         except ConfigError as err:
             _fail("error: " + _one_line(err), USAGE_ERROR)
-        except (ModelError, DataError, FileNotFoundError) as err:
+        except (ModelError, FileNotFoundError) as err:
             _fail("error: " + _one_line(err), 1)
         if run is not None and not any(o.startswith("hydra.run.dir=") for o in args.overrides):
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
