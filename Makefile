@@ -20,7 +20,9 @@ $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH)"
-	$(BIN)/python -m pip install -q -e '.[dev]'
+	# setuptools tells every editable install with a package-dir mapping (conf/ and data/ ship as typofix.conf and
+	# typofix.wordlist) to mind same-named folders, as a warning: information, not a packaging problem.
+	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0, from TORCH_INDEX if set) then typofix[dev]; idempotent
