@@ -123,3 +123,10 @@ def test_help_says_what_the_command_does():
     assert "experiment: ablation, default, default_stage2, tiny" in done.stdout
     assert "resume=outputs/<run>" in done.stdout and "Common overrides" in done.stdout
     assert "powered by Hydra" not in done.stdout
+
+
+def test_the_attention_names_are_the_models():
+    from typofix.config_schema import ATTENTION
+    from typofix.model import ATTENTION_KINDS
+
+    assert ATTENTION == tuple(ATTENTION_KINDS)

@@ -129,7 +129,7 @@ def check_checkpoint(cfg) -> None:
         if differ:
             hint = " (resume=<run folder> reuses the run's own config)" if key == "ckpt_path" else ""
             raise ModelError(f"{key} {path} does not fit model.* of this run: "
-                             + ", ".join(f"{k}={theirs[k]} in the checkpoint, {ours[k]} here" for k in differ) + hint)
+                             + ", ".join(f"{k}={theirs[k]} (this run: {ours[k]})" for k in differ) + hint)
         epoch = checkpoint.trained.get("epoch")
         max_epochs = cfg.trainer.get("max_epochs")
         if key == "ckpt_path" and epoch is not None and max_epochs not in (None, -1) and epoch + 1 > max_epochs:

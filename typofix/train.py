@@ -183,10 +183,16 @@ def _report(err: BaseException) -> None:
 
 def _discard(run_dir: Path, own_dir: bool) -> None:
     """Remove a run folder that holds nothing but Hydra's record of a run that never started (and, when Hydra
-    named it, its date folder once empty)."""
+    named it, the folders it made for it below the working directory, outputs/<date>/, once empty)."""
     shutil.rmtree(run_dir, ignore_errors=True)
-    if own_dir and run_dir.parent.is_dir() and not any(run_dir.parent.iterdir()):
-        run_dir.parent.rmdir()
+    here = Path.cwd()
+    for parent in run_dir.parents if own_dir else ():
+        if parent == here or here not in parent.parents:
+            break
+        try:
+            parent.rmdir()  # only if empty
+        except OSError:
+            break
 
 
 def _fail(message: str, status: int) -> None:
