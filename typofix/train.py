@@ -8,6 +8,7 @@ a run (a config error leaves no run folder) and turns a resume into the run's ow
 from __future__ import annotations
 
 import logging
+import os
 import shlex
 import shutil
 import signal
@@ -195,6 +196,13 @@ def _discard(run_dir: Path, own_dir: bool) -> None:
             break
 
 
+def _launching_process() -> bool:
+    """False in the other processes of a multi-process job (DDP ranks started by Lightning, torchrun or SLURM),
+    which must not move the run's record while the first one writes it."""
+    ranks = [os.environ[k] for k in ("RANK", "LOCAL_RANK", "SLURM_PROCID") if os.environ.get(k, "").isdigit()]
+    return all(int(r) == 0 for r in ranks)
+
+
 def _fail(message: str, status: int) -> None:
     rank = 0
     if "lightning" in sys.modules:  # set by the strategy once processes are launched
@@ -306,7 +314,8 @@ def main() -> None:
             _fail("error: " + _one_line(err), USAGE_ERROR)
         except (ModelError, FileNotFoundError) as err:
             _fail("error: " + _one_line(err), 1)
-        if run is not None and not any(o.startswith("hydra.run.dir=") for o in args.overrides):
+        own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
+        if run is not None and own_folder and _launching_process():
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
         sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a not in args.overrides), *overrides]
     _hydra_main()
