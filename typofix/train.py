@@ -60,7 +60,6 @@ def load_initial_weights(system, path) -> None:
         raise ModelError(f"init_weights {path} does not fit model.* of this run ({first})") from None
 
 
-
 def check_config(cfg: DictConfig) -> None:
     """ConfigError or ModelError, one line, before anything is built: every key against the schema
     (typofix.config_schema), then `ckpt_path` / `init_weights` against the configured model and schedule."""
@@ -240,7 +239,8 @@ def _route_logs() -> None:
 
 def _quiet_third_party() -> None:
     # torch deprecates the LeafSpec that Lightning 2.6 still builds on every fit: not ours to fix, not news to a user.
-    warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)` is deprecated", category=FutureWarning)
+    warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
+                            category=FutureWarning)
 
 
 def _groups() -> dict[str, list[str]]:
