@@ -16,13 +16,14 @@ LIMIT ?= 5000
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
 
-# PYTHONWARNINGS: setuptools adds a note to every editable install with a package-dir mapping (conf/ and data/
-# ship as typofix.conf and typofix.wordlist) to mind same-named folders; information, not a packaging problem.
+# setuptools adds a note to every editable install with a package-dir mapping (conf/ and data/ ship as
+# typofix.conf and typofix.wordlist) to mind same-named folders: information, not a packaging problem.
+$(STAMP): export PYTHONWARNINGS = ignore:Editable installation
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH)"
-	PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q -e '.[dev]'
+	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0, from TORCH_INDEX if set) then typofix[dev]; idempotent
