@@ -1,6 +1,9 @@
 # typofix: `make help` lists the targets. Everything runs inside .venv, created by `make install`.
 PYTHON ?= python3
 TORCH ?= torch==2.13.0
+# A PyTorch wheel index for TORCH, e.g. https://download.pytorch.org/whl/cpu (the CPU-only build, a fraction of the
+# default CUDA one's size). Empty: pip's configured index (here that serves torch==2.13.0 from a local file).
+TORCH_INDEX ?=
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
@@ -14,14 +17,17 @@ PROSE ?= ../shared/eval/prose
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
 
+# setuptools adds a note to every editable install with a package-dir mapping (conf/ and data/ ship as
+# typofix.conf and typofix.wordlist) to mind same-named folders: information, not a packaging problem.
+$(STAMP): export PYTHONWARNINGS = ignore:Editable installation
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH)"
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0 by default) then typofix[dev]; idempotent
+install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0, from TORCH_INDEX if set) then typofix[dev]; idempotent
 
 test: $(STAMP) ## run the fast test suite (installs first if needed)
 	$(BIN)/python -m pytest -q

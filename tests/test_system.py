@@ -4,8 +4,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import lightning as L
+import pytest
 import torch
 from torch.utils.data import DataLoader
 
@@ -51,6 +53,19 @@ def test_a_few_dozen_pairs_are_overfit_to_exact_match():
     batch = next(iter(loader))
     predictions = [vocab.decode(row) for row in greedy(system.model, batch["src"], batch["src_len"]).ids]
     assert predictions == words
+
+
+def test_warmup_is_at_most_a_tenth_of_a_short_run():
+    system = TypoCorrector(lr=1.0, warmup_steps=200)
+    system._trainer = SimpleNamespace(estimated_stepping_batches=40)
+    scheduler = system.configure_optimizers()["lr_scheduler"]["scheduler"]
+    rates = []
+    for _ in range(6):
+        rates.append(scheduler.get_last_lr()[0])
+        scheduler.optimizer.step()
+        scheduler.step()
+    assert rates[:5] == pytest.approx([0.25, 0.5, 0.75, 1.0, 1.0], abs=0.01)  # 4 warm-up steps, not 200
+    assert rates[5] < 1.0
 
 
 def run_train(*overrides: str, tmp_path: Path) -> subprocess.CompletedProcess:

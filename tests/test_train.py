@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import csv
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -18,9 +20,12 @@ import torch
 from hydra import compose, initialize_config_module
 from hydra.utils import instantiate
 from lightning.fabric.utilities.data import _set_sampler_epoch
+from omegaconf import OmegaConf
+from PIL import Image
 
+from typofix.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
 from typofix.system import TypoCorrector
-from typofix.train import AtomicCheckpointIO, RngState, SigtermCheckpoint, build, train
+from typofix.train import build, train
 
 QUIET = ("trainer.enable_progress_bar=false", "callbacks.progress_bar=null", "threads=1")
 # The plotting callbacks cost seconds and prove nothing here (they run in eval mode and draw no random numbers).
@@ -127,9 +132,14 @@ def test_init_weights_of_another_shape_is_a_one_line_error(continuous_run, tmp_p
 
 # --- SIGTERM --------------------------------------------------------------------------------------------------
 
-def test_sigterm_saves_a_resumable_checkpoint_and_exits_nonzero(tmp_path):
+def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_path):
+    """The hint printed on SIGTERM works exactly as printed, and the resumed run keeps everything of the first
+    part: its config and overrides, its metrics (one metrics.csv), its snapshots (a GIF of every epoch), its
+    `.hydra` record (in .hydra/part1/)."""
     run_dir = tmp_path / "run"
-    process = subprocess.Popen(train_command(run_dir, "trainer.max_epochs=1000"), stdout=subprocess.DEVNULL,
+    overrides = ["experiment=tiny", f"hydra.run.dir={run_dir}", *QUIET, "callbacks.attention_samples=null",
+                 "trainer.max_epochs=4"]
+    process = subprocess.Popen([sys.executable, "-m", "typofix.train", *overrides], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=ENV)
     first = run_dir / "checkpoints" / "epoch00-step8.ckpt"
     deadline = time.monotonic() + 300
@@ -137,31 +147,91 @@ def test_sigterm_saves_a_resumable_checkpoint_and_exits_nonzero(tmp_path):
         time.sleep(0.1)
     assert first.exists(), "training did not reach its first checkpoint"
     process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=60)
 
     assert process.returncode == 128 + signal.SIGTERM
     assert "Traceback" not in stderr
     last = run_dir / "checkpoints" / "last.ckpt"
     message = stderr.strip().splitlines()[-1]
     assert message.startswith("typofix-train: stopped by SIGTERM at step ")
-    assert message.endswith(f"resume with ckpt_path={last}")
+    assert message.endswith(f"; resume with: typofix-train resume={run_dir}")
     ckpt = load(last)
-    assert ckpt["global_step"] == int(message.split("at step ")[1].split(";")[0]) >= 8
     step = ckpt["global_step"]
+    assert step == int(message.split("at step ")[1].split(";")[0]) >= 8
+    assert step < 32, "training ended before SIGTERM arrived; nothing tested"
     assert ckpt["TypoDataModule"]["train_loader"] == {"epoch": (step - 1) // 8, "batches": (step - 1) % 8 + 1}
     TypoCorrector.load_from_checkpoint(last, map_location="cpu")
 
-    # And it resumes: one more epoch from where it stopped.
-    epochs = ckpt["global_step"] // 8 + 2
-    train(config(tmp_path / "resumed", f"ckpt_path={q(last)}", f"trainer.max_epochs={epochs}"))
-    assert load(tmp_path / "resumed" / "checkpoints" / "last.ckpt")["global_step"] == 8 * epochs
+    command = shlex.split(message.split("resume with: ")[1])
+    assert command[0] == "typofix-train"
+    done = subprocess.run([str(Path(sys.executable).parent / "typofix-train"), *command[1:]], capture_output=True,
+                          text=True, env=ENV, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert load(last)["global_step"] == 32  # the run's own trainer.max_epochs=4 (and its experiment=tiny model)
+    with open(run_dir / "logs" / "metrics.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(int(r["epoch"]) for r in rows if r["val/loss"]) == [0, 1, 2, 3]  # both parts, one file
+    assert [int(r["step"]) for r in rows if r["train/loss"]][0] < step < int(rows[-1]["step"])
+    assert Image.open(run_dir / "embeddings.gif").n_frames == 4  # epochs 0-3, the first part's too
+    record = run_dir / ".hydra"
+    assert OmegaConf.load(record / "part1" / "overrides.yaml") == overrides[:1] + overrides[2:]
+    assert OmegaConf.load(record / "overrides.yaml")[:len(overrides) - 1] == overrides[:1] + overrides[2:]
+    log = (run_dir / "train.log").read_text()
+    assert "last checkpoint: " in log
+    for output in (stdout, stderr, done.stdout, done.stderr):
+        assert "Tip:" not in output and "LeafSpec" not in output and "exists and is not empty" not in output
+
+
+def test_resume_with_fewer_epochs_than_the_checkpoint_ran_is_one_line(tiny_ckpt):
+    run = tiny_ckpt.parent.parent
+    record = sorted(p.name for p in (run / ".hydra").iterdir())
+    done = subprocess.run([sys.executable, "-m", "typofix.train", f"resume={run}", "trainer.max_epochs=1"],
+                          capture_output=True, text=True, env=ENV, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"typofix-train: error: trainer.max_epochs=1: expected at least 2, as {tiny_ckpt} has already run into "
+        "epoch 2 (step 16)"]
+    assert sorted(p.name for p in (run / ".hydra").iterdir()) == record  # a refused resume changes nothing
+
+
+def test_a_checkpoint_of_another_model_size_is_one_line(tiny_ckpt, tmp_path):
+    loose = tmp_path / "tiny.ckpt"  # outside its run folder: the configured (default) model applies
+    shutil.copy(tiny_ckpt, loose)
+    done = subprocess.run([sys.executable, "-m", "typofix.train", f"ckpt_path={loose}"], capture_output=True,
+                          text=True, env=ENV, timeout=300, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"typofix-train: error: ckpt_path {loose} does not fit model.* of this run: emb_size=16 (this run: 64), "
+        "enc_hidden_size=32 (this run: 128), dec_hidden_size=64 (this run: 256), attn_size=32 (this run: 128) "
+        "(resume=<run folder> reuses the run's own config)"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tiny.ckpt"]  # no run folder
+
+
+def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
+    done = subprocess.run(train_command(tmp_path / "run", "ckpt_path=last"), capture_output=True, text=True, env=ENV,
+                          timeout=300)
+    assert done.returncode == 1
+    missing = tmp_path / "run" / "checkpoints" / "last.ckpt"
+    assert done.stderr.splitlines() == [
+        f"typofix-train: error: ckpt_path=last: no checkpoint to resume in {missing} (resume=outputs/<run> continues "
+        "a run)"]
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", "threads=1",
+                           "data.words_path=/nonexistent/words.tsv"], capture_output=True, text=True, env=ENV,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1].startswith("typofix-train: error: ")
+    assert list(tmp_path.iterdir()) == []  # no outputs/<date>/<time>/ (and no empty outputs/<date>/)
 
 
 # --- atomic checkpoint writes ---------------------------------------------------------------------------------
 
 WRITER = """
 import sys, torch
-from typofix.train import AtomicCheckpointIO
+from typofix.faults import AtomicCheckpointIO
 io = AtomicCheckpointIO()
 io.save_checkpoint({"version": torch.tensor(1)}, sys.argv[1])
 print("first written", flush=True)
@@ -230,10 +300,8 @@ def test_non_finite_loss_stops_with_one_line_and_no_checkpoint(tmp_path):
 def test_bad_config_value_is_a_one_line_error(tmp_path):
     done = subprocess.run(train_command(tmp_path, "data.batch_size=abc"), capture_output=True, text=True, env=ENV,
                           timeout=300)
-    assert done.returncode == 1
-    assert "Traceback" not in done.stderr
-    last = done.stderr.strip().splitlines()[-1]
-    assert last.startswith("typofix-train: error: ") and "typofix.data.TypoDataModule" in last
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["typofix-train: error: data.batch_size=abc: expected an integer >= 1"]
 
 
 # --- GPU ------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Lightning callbacks that configs attach by name (conf/callbacks/, experiment recipes)."""
+"""Lightning callbacks that configs attach by name (conf/callbacks/, experiment recipes), and the CSV logger
+(conf/logger/csv.yaml)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 import lightning as L
 import numpy as np
 import torch
-from lightning.pytorch.loggers import TensorBoardLogger
+from lightning.fabric.loggers.logger import rank_zero_experiment
+from lightning.pytorch.loggers import CSVLogger, TensorBoardLogger
+from lightning.pytorch.loggers.csv_logs import ExperimentWriter
 
 from typofix.plots import Alignment, animate_embeddings, figure_to_rgb, plot_attention_grid, save_figure
 
@@ -130,6 +133,23 @@ class EmbeddingSnapshots(L.Callback):
         self._rows: list[int] = []
         self._symbols: list[str] = []
 
+    def on_train_start(self, trainer, pl_module):
+        # A resumed run picks up the snapshots its earlier parts saved, so the GIF covers every epoch. (Here, not
+        # at fit start: the epoch is restored from the checkpoint in between.) Later ones are redrawn as it goes.
+        if trainer.ckpt_path is None or not trainer.is_global_zero:
+            return
+        folder = _run_dir_path(trainer, self.dirpath, "embeddings")
+        for path in sorted(folder.glob("epoch*.npy")):
+            epoch = int(path.stem[5:]) if path.stem[5:].isdigit() else None
+            if epoch is not None and epoch <= trainer.current_epoch:
+                self.snapshots.setdefault(epoch, np.load(path))
+        self._remember_symbols(pl_module)
+
+    def _remember_symbols(self, pl_module) -> None:
+        # The map shows the alphabet only: the specials' rows are padding (zeros) or never trained.
+        vocab = pl_module.vocab
+        self._rows, self._symbols = vocab.encode(vocab.alphabet), list(vocab.alphabet)
+
     def on_validation_epoch_end(self, trainer, pl_module):
         if trainer.sanity_checking or not trainer.is_global_zero:
             return
@@ -140,9 +160,7 @@ class EmbeddingSnapshots(L.Callback):
         path.parent.mkdir(parents=True, exist_ok=True)
         np.save(path, matrix)
         self.snapshots[epoch] = matrix
-        # The map shows the alphabet only: the specials' rows are padding (zeros) or never trained.
-        vocab = pl_module.vocab
-        self._rows, self._symbols = vocab.encode(vocab.alphabet), list(vocab.alphabet)
+        self._remember_symbols(pl_module)
 
     def on_train_end(self, trainer, pl_module):
         # Not on_exception too: a failure while drawing there would mask the error being handled (SIGTERM's
@@ -150,4 +168,28 @@ class EmbeddingSnapshots(L.Callback):
         if not self.snapshots or not trainer.is_global_zero:
             return
         path = Path(self.gif_path) if self.gif_path else Path(trainer.default_root_dir) / "embeddings.gif"
-        animate_embeddings({epoch: m[self._rows] for epoch, m in self.snapshots.items()}, self._symbols, path)
+        frames = {epoch: self.snapshots[epoch][self._rows] for epoch in sorted(self.snapshots)}
+        animate_embeddings(frames, self._symbols, path)
+
+
+class _AppendingWriter(ExperimentWriter):
+    """Lightning's CSV writer, minus deleting an existing metrics.csv: it continues the file (its columns too)."""
+
+    def _check_log_dir_exists(self) -> None:
+        if self._fs.isfile(self.metrics_file_path):
+            with self._fs.open(self.metrics_file_path, "r") as f:
+                header = f.readline().strip()
+            self.metrics_keys = [k for k in header.split(",") if k]
+
+
+class AppendingCSVLogger(CSVLogger):
+    """CSVLogger whose metrics.csv is appended to, never replaced: a resumed run keeps the rows of every part in
+    one file (Lightning's own deletes the file it finds, and a resume would lose the first part's metrics)."""
+
+    @property
+    @rank_zero_experiment
+    def experiment(self) -> ExperimentWriter:
+        if self._experiment is None:
+            self._fs.makedirs(self.root_dir, exist_ok=True)
+            self._experiment = _AppendingWriter(log_dir=self.log_dir)
+        return self._experiment

@@ -72,13 +72,15 @@ class TypoCorrector(L.LightningModule):
         self._evaluate(batch, "test", self.test_cer)
 
     def configure_optimizers(self):
-        """AdamW with linear warm-up then cosine decay to `min_lr_ratio` over the planned number of steps."""
+        """AdamW with linear warm-up then cosine decay to `min_lr_ratio` over the planned number of steps. The
+        warm-up takes `warmup_steps` or a tenth of the planned steps, whichever is fewer: a short run (a smoke test,
+        a small fine-tuning) still reaches its peak rate and decays from it."""
         decay = [p for n, p in self.named_parameters() if p.dim() >= 2 and "embedding" not in n]
         no_decay = [p for n, p in self.named_parameters() if p.dim() < 2 or "embedding" in n]
         optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": self.hparams.weight_decay},
                                        {"params": no_decay, "weight_decay": 0.0}], lr=self.hparams.lr)
         total = max(1, int(self.trainer.estimated_stepping_batches)) if self._trainer else 1
-        warmup, floor = self.hparams.warmup_steps, self.hparams.min_lr_ratio
+        warmup, floor = min(self.hparams.warmup_steps, max(1, total // 10)), self.hparams.min_lr_ratio
 
         def factor(step: int) -> float:
             if step < warmup:
