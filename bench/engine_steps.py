@@ -73,7 +73,8 @@ def trie_vs_separate(rows, model) -> tuple[float, float, int]:
 
     corrector = Corrector.load(model)
     typos = [t for t in dict.fromkeys(t for t, _ in rows) if corrector.vocab.covers(t)][:500]
-    lists = [[w for w, _ in corrector._shortlist(t)] + [t] for t in typos]
+    near = corrector.one_edit_index.near_many(typos, 10**9, 1)
+    lists = [[w for w, _ in corrector._shortlist(t, n)] + [t] for t, n in zip(typos, near)]
     vocab = corrector.vocab
     src = np.full((len(typos), max(map(len, typos))), vocab.pad_id, dtype=np.int64)
     for row, typo in enumerate(typos):
