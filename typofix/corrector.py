@@ -104,15 +104,6 @@ class Corrector:
         self._best: dict[str, str] = {}  # word -> its correction: text repeats words, so decode each once
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
-        if self.lexicon is not None:
-            self.one_edit_index  # noqa: B018 (built at load, like the trie: every word's cheap pass needs it)
-        if self.constraint is not None and settings.beam > 1:
-            # The wide pass's tables, built now (a few tenths of a second) rather than inside the first batch a
-            # benchmark times: the search bound's per-node tables and the two-edit deletion index.
-            self.constraint.bound(np.zeros((1, 1), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-                                  np.zeros((1, 1), dtype=np.float32), settings.alpha)
-            if settings.two_edit_candidates:
-                self.deletion_index  # noqa: B018 (builds it)
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
