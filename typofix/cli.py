@@ -65,6 +65,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
                        "candidates, no frequency prior, no word left alone")
     group.add_argument("--min-confidence", type=float, metavar="C", help="rewrite an unknown word only when its "
                        "best correction's score beats the word's own by C (higher: fewer, surer corrections)")
+    group.add_argument("--no-context", action="store_true", help="in text, rank a misspelled word's candidates "
+                       "without its neighbouring words (the word-bigram model; on by default)")
     group.add_argument("--correct-accepted", action="store_true", help="correct words the dictionary accepts too "
                        "(by default a word that is a word is never rewritten)")
     group.add_argument("--correct-special", action="store_true", help="correct acronyms, roman numerals, initials "
@@ -84,6 +86,9 @@ _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the 
      "less than D gets the wide search"),
     ("--two-edit-candidates", "two_edit_candidates", _non_negative_int, "N",
      "the N most frequent words two edits away join the wide search"),
+    ("--context-weight", "context_weight", _non_negative_float, "W", "weight of the neighbouring words' "
+     "evidence (word bigrams) in text; 0 is --no-context"),
+    ("--context-mix", "context_mix", float, "L", "interpolation of the bigram evidence with none, in (0, 1]"),
 )
 
 
@@ -96,6 +101,8 @@ def decoding_settings(args: argparse.Namespace):
                      leave_accepted=False if args.correct_accepted else None,
                      leave_special=False if args.correct_special else None,
                      use_lexicon=False if args.no_lexicon else None)
+    if args.no_context:
+        overrides["context_weight"] = 0.0
     try:
         return DecodingSettings.preset("fast" if args.fast else "default", **overrides)
     except ValueError as err:

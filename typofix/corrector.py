@@ -14,13 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
+from typofix.context import BigramModel
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex, one_edit_words
 from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
                             trie_hypotheses)
-from typofix.text import MAX_WORD_LEN, match_case, split_text
+from typofix.text import MAX_WORD_LEN, match_case, neighbours, split_text
 from typofix.typos import osa_distance
 from typofix.vocab import Vocab
 
@@ -32,6 +33,7 @@ BATCH_SIZE = 256
 # these 0.3 s, and the wide pass wants the most frequent two-edit words anyway.
 TWO_EDIT_WORDS = 40_000
 _CACHE_SIZE = 100_000
+CONTEXT_CANDIDATES = 8  # per word, the best this many (the typo itself among them) are reranked in context
 
 
 def load_stepper(path: str | Path | None = None, device: str = "cpu") -> tuple[Stepper, Vocab]:
@@ -102,7 +104,9 @@ class Corrector:
         # belongs to loading, not to the first batch a benchmark times.
         self.constraint = (LexiconConstraint(self.lexicon.trie, vocab.symbols, vocab.eos_id, self.lexicon,
                                              settings.prior_weight) if self.lexicon is not None else None)
-        self._best: dict[str, str] = {}  # word -> its correction: text repeats words, so decode each once
+        # word -> its ranked candidates: text repeats words, so each is decoded once (and chosen per occurrence)
+        self._candidates: dict[str, list[Candidate]] = {}
+        self._context: BigramModel | None = None
         self._deletion_index: DeletionIndex | None = None
         if self.constraint is not None and settings.beam > 1:
             # The wide pass's tables, built now (a few tenths of a second) rather than inside the first batch a
@@ -144,15 +148,57 @@ class Corrector:
     def correct_many(self, texts: list[str]) -> list[str]:
         """`correct_text` of every item, all their words decoded in shared batches."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
-        # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); corrections are
-        # found, and remembered, for the lowercase form.
+        # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
+        # found, and remembered, for the lowercase form, then chosen per occurrence in its context.
         words = {p.text.lower() for pieces in split for p in pieces if p.word and not self.is_accepted(p.text)}
-        if len(self._best) + len(words) > _CACHE_SIZE:
-            self._best.clear()  # bounded memory on endless streams
-        for word, ranked in self._rank(sorted(words - self._best.keys()), 1).items():
-            self._best[word] = ranked[0].word
-        return ["".join(p.text if not p.word or self.is_accepted(p.text) else match_case(p.text, self._best[p.text.lower()])
-                        for p in pieces) for pieces in split]
+        if len(self._candidates) + len(words) > _CACHE_SIZE:
+            self._candidates.clear()  # bounded memory on endless streams
+        k = CONTEXT_CANDIDATES if self.context is not None else 1
+        self._candidates.update(self._rank(sorted(words - self._candidates.keys()), k))
+        chosen = {}  # (text, piece) -> correction of each word to correct
+        in_context = []  # (text, piece, candidates, left, right) of those whose neighbours may have a say
+        for t, pieces in enumerate(split):
+            for i, piece in enumerate(pieces):
+                if piece.word and not self.is_accepted(piece.text):
+                    ranked = self._candidates[piece.text.lower()]
+                    chosen[t, i] = match_case(piece.text, ranked[0].word)
+                    if self.context is not None and len(ranked) > 1:
+                        left, right = neighbours(pieces, i)
+                        if left is not None or right is not None:
+                            in_context.append((t, i, ranked, left, right))
+        if in_context:
+            for (t, i, ranked, _, _), best in zip(in_context, self._in_context([r[2:] for r in in_context])):
+                chosen[t, i] = match_case(split[t][i].text, best)
+        return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
+                for t, pieces in enumerate(split)]
+
+    def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None]]) -> list[str]:
+        """The best candidate of each occurrence (its candidates, its left and right neighbour or None) by
+        channel score + context_weight * the neighbours' evidence; one bigram lookup for all of them."""
+        firsts, seconds = [], []  # the pairs to score: (left neighbour, candidate), (candidate, right neighbour)
+        for ranked, left, right in occurrences:
+            for c in ranked:
+                if left is not None:
+                    firsts.append(left)
+                    seconds.append(c.word)
+                if right is not None:
+                    firsts.append(c.word)
+                    seconds.append(right)
+        evidence = iter(self.context.pair_evidence(firsts, seconds).tolist())
+        weight, best = self.settings.context_weight, []
+        for ranked, left, right in occurrences:
+            sides = (left is not None) + (right is not None)
+            scores = [c.score + weight * sum(next(evidence) for _ in range(sides)) for c in ranked]
+            best.append(ranked[scores.index(max(scores))].word)
+        return best
+
+    @property
+    def context(self) -> BigramModel | None:
+        """The word-bigram model that ranks candidates in text (None when `context_weight` is 0 or there is no
+        lexicon); read on first use (a few hundredths of a second), so single words never pay for it."""
+        if self._context is None and self.settings.context_weight > 0 and self.lexicon is not None:
+            self._context = BigramModel.load(self.lexicon.counts, mix=self.settings.context_mix)
+        return self._context
 
     def suggest(self, word: str, k: int = 5) -> list[tuple[str, float]]:
         """Up to `k` corrections of `word`, best first, with their scores; the first is what `correct` gives."""
