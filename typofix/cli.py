@@ -109,11 +109,28 @@ def decoding_settings(args: argparse.Namespace):
         raise UsageError(str(err)) from None
 
 
+def _add_words_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--words", dest="word_files", action="append", default=[], metavar="FILE",
+                        help="your own words, one a line (repeatable): never corrected, and offered as corrections; "
+                             "the personal list $XDG_CONFIG_HOME/typofix/words.txt is always read too")
+
+
+def user_words(args: argparse.Namespace) -> tuple[str, ...]:
+    """The personal list and the --words files (a bad file is a usage error)."""
+    from typofix.userwords import WordsError, user_words as read
+
+    try:
+        return tuple(read(getattr(args, "word_files", ())))
+    except WordsError as err:
+        raise UsageError(str(err)) from None
+
+
 def load_corrector(args: argparse.Namespace):
-    """The Corrector the model options describe."""
+    """The Corrector the model options (and the user's words, where the command has --words) describe."""
     from typofix.corrector import Corrector
 
-    return Corrector.load(args.model, settings=decoding_settings(args))
+    words = user_words(args) if hasattr(args, "word_files") else ()
+    return Corrector.load(args.model, settings=decoding_settings(args), user_words=words)
 
 
 # --- correct -----------------------------------------------------------------------------------------------
@@ -132,6 +149,7 @@ def _add_correct(subcommands) -> None:
     parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
                         'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
     _add_jobs_option(parser, "text from - or --file")
+    _add_words_option(parser)
     _add_model_options(parser)
     parser.set_defaults(handler=_correct)
 
@@ -145,7 +163,8 @@ def _recipe(args: argparse.Namespace):
     """What each --jobs worker needs to build the same corrector."""
     from typofix.jobs import CorrectorRecipe
 
-    return CorrectorRecipe(args.model, decoding_settings(args))
+    return CorrectorRecipe(args.model, decoding_settings(args),
+                           user_words(args) if hasattr(args, "word_files") else ())
 
 
 def _json_line(record: dict) -> str:
@@ -241,6 +260,38 @@ def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_js
         else:
             out.write(fixed)
     out.flush()
+
+
+# --- check ------------------------------------------------------------------------------------------------
+
+
+def _add_check(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "check", help="report misspelled words in files (PATH:LINE:COL: typo ==> correction)",
+        description="Check text files and folders (recursively; .git and binary files are skipped) and print "
+                    "PATH:LINE:COL: typo ==> correction for each misspelled word (columns 1-based, a tab counts "
+                    "one). Exit 1 when anything was found, 0 when clean, 2 on bad usage.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    parser.add_argument("-w", "--write-changes", action="store_true", help="fix the files in place (atomically; "
+                        "every other byte kept)")
+    _add_words_option(parser)
+    _add_model_options(parser)
+    parser.set_defaults(handler=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from typofix.check import check_paths, iter_files
+
+    try:
+        list(iter_files(args.paths))  # a missing path is reported before any model is loaded
+    except FileNotFoundError as err:
+        raise UsageError(str(err)) from None
+    corrector = load_corrector(args)
+    found = 0
+    for finding in check_paths(corrector.corrections_many, args.paths, write=args.write_changes):
+        print(finding, flush=True)
+        found += 1
+    return 1 if found else EXIT_OK
 
 
 # --- correct --explain, plot-attention, plot-embeddings ----------------------------------------------------
@@ -412,7 +463,7 @@ def _export(args: argparse.Namespace) -> int:
 # --- entry point -------------------------------------------------------------------------------------------
 
 
-SUBCOMMANDS = (_add_correct, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export)
+SUBCOMMANDS = (_add_correct, _add_check, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,7 +21,7 @@ from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path,
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
                             trie_hypotheses)
-from typofix.text import MAX_WORD_LEN, match_case, neighbours, split_text
+from typofix.text import MAX_WORD_LEN, Piece, match_case, neighbours, split_text
 from typofix.typos import osa_distance
 from typofix.vocab import Vocab
 
@@ -147,6 +147,27 @@ class Corrector:
 
     def correct_many(self, texts: list[str]) -> list[str]:
         """`correct_text` of every item, all their words decoded in shared batches."""
+        split, chosen = self._choose(texts)
+        return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
+                for t, pieces in enumerate(split)]
+
+    def corrections_many(self, texts: list[str]) -> list[list[tuple[int, str, str]]]:
+        """Per text, what `correct_many` changes in it: (offset of the word in the text, the word as written,
+        its correction), in text order."""
+        split, chosen = self._choose(texts)
+        found = []
+        for t, pieces in enumerate(split):
+            offset, changes = 0, []
+            for i, piece in enumerate(pieces):
+                fixed = chosen.get((t, i), piece.text)
+                if fixed != piece.text:
+                    changes.append((offset, piece.text, fixed))
+                offset += len(piece.text)
+            found.append(changes)
+        return found
+
+    def _choose(self, texts: list[str]) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
+        """The pieces of each text and {(text, piece): what it becomes} for its words to correct."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then chosen per occurrence in its context.
@@ -169,8 +190,7 @@ class Corrector:
         if in_context:
             for (t, i, ranked, _, _), best in zip(in_context, self._in_context([r[2:] for r in in_context])):
                 chosen[t, i] = match_case(split[t][i].text, best)
-        return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
-                for t, pieces in enumerate(split)]
+        return split, chosen
 
     def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None]]) -> list[str]:
         """The best candidate of each occurrence (its candidates, its left and right neighbour or None) by
