@@ -9,7 +9,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all train onnx demo plots bench bench-peers ablation clean
+.PHONY: help install test test-all test-emacs train onnx demo plots bench bench-peers ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -28,6 +28,10 @@ test: $(STAMP) ## run the fast test suite (installs first if needed)
 
 test-all: $(STAMP) ## run every test, the slow ones too
 	$(BIN)/python -m pytest -q -m ''
+
+test-emacs: $(STAMP) ## install Emacs (Debian emacs-nox) if missing, then run the Emacs client test of typofix-ispell
+	command -v emacs >/dev/null || (apt-get update -q && apt-get install -y -q emacs-nox)
+	$(BIN)/python -m pytest -q tests/test_ispell.py -k emacs
 
 train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled and outputs/bundled-stage2; ARGS="key=value ..." goes to both
 	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)
