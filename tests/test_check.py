@@ -87,3 +87,18 @@ def test_your_words_are_kept_and_offered(tmp_path, config):
     assert done.stdout == f"{text}:1:11: kubernets ==> kubernetes\n"
     done = typofix("correct", "-", stdin="kubernetes and kubernets\n", config=config)
     assert done.stdout == "kubernetes and kubernetes\n"
+
+
+def test_real_words_are_reported_never_rewritten(tmp_path, config):
+    path = tmp_path / "trip.txt"
+    path.write_text("I came form the city.\nWe recieved teh letter.\n")
+    done = typofix("check", str(path), config=config)
+    assert "form" not in done.stdout  # off by default
+    done = typofix("check", "--real-words", "--write-changes", str(path), config=config)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[0] == f"{path}:1:8: form ==> from (real word? left as it is)"
+    assert path.read_text() == "I came form the city.\nWe received the letter.\n"
+    done = typofix("correct", "--json", "--real-words", "-", stdin="I came form the city.\n", config=config)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ('{"input": "I came form the city.\\n", "output": "I came form the city.\\n", '
+                                   '"real_words": [{"offset": 7, "word": "form", "likelier": "from"}]}')

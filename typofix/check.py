@@ -26,9 +26,11 @@ class Finding:
     column: int
     word: str
     correction: str
+    real_word: bool = False  # a word that is a word, likely another in its context: reported, never fixed
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.word} ==> {self.correction}"
+        note = " (real word? left as it is)" if self.real_word else ""
+        return f"{self.path}:{self.line}:{self.column}: {self.word} ==> {self.correction}{note}"
 
 
 def iter_files(paths: Iterable[str]) -> Iterator[str]:
@@ -51,9 +53,10 @@ def is_binary(path: str) -> bool:
         return b"\0" in f.read(_SNIFF)
 
 
-def check_file(corrections_many, path: str, write: bool = False) -> list[Finding]:
-    """The findings of one text file; with `write`, the file rewritten with them fixed (atomically, its mode
-    kept). `corrections_many` is a Corrector's."""
+def check_file(corrections_many, path: str, write: bool = False, real_words_many=None) -> list[Finding]:
+    """The findings of one text file, in line order; with `write`, the file rewritten with its misspellings
+    fixed (atomically, its mode kept). `corrections_many` is a Corrector's; `real_words_many` (its
+    `real_word_errors`, or None) adds real-word errors, which are reported only."""
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
         text = f.read()
     lines = text.split("\n")  # "\r" stays at the end of its line: columns and bytes are unchanged
@@ -63,17 +66,23 @@ def check_file(corrections_many, path: str, write: bool = False) -> list[Finding
         for offset, word, correction in reversed(changes):
             line = line[:offset] + correction + line[offset + len(word):]
         fixed.append(line)
-    if write and findings:
+    if write and findings and fixed != lines:
         mode = os.stat(path).st_mode
         with atomic_path(path) as tmp:
             with open(tmp, "w", encoding="utf-8", errors="surrogateescape", newline="") as f:
                 f.write("\n".join(fixed))
             os.chmod(tmp, mode & 0o7777)
+    if real_words_many is not None:
+        for number, errors in enumerate(real_words_many(lines), start=1):
+            findings.extend(Finding(path, number, offset + 1, word, likelier, real_word=True)
+                            for offset, word, likelier in errors)
+        findings.sort(key=lambda f: (f.line, f.column))
     return findings
 
 
-def check_paths(corrections_many, paths: Iterable[str], write: bool = False) -> Iterator[Finding]:
+def check_paths(corrections_many, paths: Iterable[str], write: bool = False, real_words_many=None
+                ) -> Iterator[Finding]:
     """The findings of every text file under `paths`, file by file (binary files skipped)."""
     for path in iter_files(paths):
         if not is_binary(path):
-            yield from check_file(corrections_many, path, write)
+            yield from check_file(corrections_many, path, write, real_words_many)

@@ -149,9 +149,15 @@ def _add_correct(subcommands) -> None:
     parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
                         'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
     _add_jobs_option(parser, "text from - or --file")
+    _add_real_words_option(parser)
     _add_words_option(parser)
     _add_model_options(parser)
     parser.set_defaults(handler=_correct)
+
+
+def _add_real_words_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--real-words", action="store_true", help="also report words that are words but probably "
+                        "another in their context (form for from, by word bigrams); reported only, never changed")
 
 
 def _add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -188,6 +194,8 @@ def _correct(args: argparse.Namespace) -> int:
         raise UsageError("--explain explains the best correction of words: not with -, --file or --top-k")
     if args.jobs > 1 and not text_mode:
         raise UsageError("--jobs applies to text (- or --file), not to words on the command line")
+    if args.real_words and not (text_mode and args.json and args.jobs == 1):
+        raise UsageError("--real-words reports in JSON lines: give it with --json and text (- or --file), one job")
     if text_mode:
         source = _open_text(args.file)  # before the model: a missing file is reported at once
         with source:
@@ -199,7 +207,8 @@ def _correct(args: argparse.Namespace) -> int:
             else:
                 corrector = load_corrector(args)
                 _correct_stream(lambda batches: map(corrector.correct_many, batches), source, sys.stdout,
-                                args.json, interactive=source.isatty())
+                                args.json, interactive=source.isatty(),
+                                real_words=corrector.real_word_errors if args.real_words else None)
         return EXIT_OK
     corrector = load_corrector(args)
     if args.explain:
@@ -227,10 +236,11 @@ def _open_text(path: str | None):
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
-def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bool) -> None:
+def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None) -> None:
     """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing).
     `correct_batches` maps an iterable of batches (lists of texts) to their corrections, in order: one
-    corrector's `correct_many`, or a `CorrectorPool`'s."""
+    corrector's `correct_many`, or a `CorrectorPool`'s. `real_words` (a corrector's `real_word_errors`) adds
+    each JSON record's "real_words"."""
     from typofix.text import read_chunks
 
     held: deque[list[tuple[str, bool]]] = deque()  # batches read, waiting for their corrections
@@ -248,15 +258,20 @@ def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bo
         yield [text for text, literal in batch if not literal]
 
     for corrected in correct_batches(batches()):
-        _write_batch(held.popleft(), corrected, out, as_json)
+        _write_batch(held.popleft(), corrected, out, as_json, real_words)
 
 
-def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool) -> None:
+def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool, real_words=None) -> None:
     corrected = iter(corrected)
+    suspects = iter(real_words([text for text, literal in batch if not literal]) if real_words else ())
     for text, literal in batch:
         fixed = text if literal else next(corrected)
         if as_json:
-            out.write(_json_line({"input": text, "output": fixed}) + "\n")
+            record = {"input": text, "output": fixed}
+            if real_words is not None:
+                record["real_words"] = [] if literal else [{"offset": offset, "word": word, "likelier": likelier}
+                                                           for offset, word, likelier in next(suspects)]
+            out.write(_json_line(record) + "\n")
         else:
             out.write(fixed)
     out.flush()
@@ -274,6 +289,7 @@ def _add_check(subcommands) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     parser.add_argument("-w", "--write-changes", action="store_true", help="fix the files in place (atomically; "
                         "every other byte kept)")
+    _add_real_words_option(parser)
     _add_words_option(parser)
     _add_model_options(parser)
     parser.set_defaults(handler=_check)
@@ -288,7 +304,8 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     corrector = load_corrector(args)
     found = 0
-    for finding in check_paths(corrector.corrections_many, args.paths, write=args.write_changes):
+    real_words = corrector.real_word_errors if args.real_words else None
+    for finding in check_paths(corrector.corrections_many, args.paths, args.write_changes, real_words):
         print(finding, flush=True)
         found += 1
     return 1 if found else EXIT_OK
