@@ -63,3 +63,17 @@ def test_context_picks_the_candidate_the_neighbours_want(bundled):
 
 def test_the_same_typo_is_chosen_per_occurrence(bundled):
     assert bundled.correct_many(["a pice of cake", "pice"]) == ["a piece of cake", "price"]
+
+
+def test_the_bigram_file_rebuilds_byte_for_byte(tmp_path):
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("build_bigrams", Path(__file__).parents[1] / "data" / "build_bigrams.py")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    if build.default_source() is None:
+        pytest.skip("symspellpy is not installed (pip install -e '.[bench]')")
+    out = tmp_path / "bigrams.bin.gz"
+    assert build.main(["--out", str(out)]) == 0
+    assert out.read_bytes() == (Path(__file__).parents[1] / "data" / "bigrams.bin.gz").read_bytes()
