@@ -89,6 +89,8 @@ _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the 
     ("--context-weight", "context_weight", _non_negative_float, "W", "weight of the neighbouring words' "
      "evidence (word bigrams) in text; 0 is --no-context"),
     ("--context-mix", "context_mix", float, "L", "interpolation of the bigram evidence with none, in (0, 1]"),
+    ("--context-max-edits", "context_max_edits", _non_negative_int, "N", "in context, a candidate other than the "
+     "best may win only when it is at most N edits from the typo"),
 )
 
 

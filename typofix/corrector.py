@@ -179,7 +179,12 @@ class Corrector:
         if len(self._candidates) + len(words) > _CACHE_SIZE:
             self._candidates.clear()  # bounded memory on endless streams
         k = CONTEXT_CANDIDATES if self.context is not None else 1
-        self._candidates.update(self._rank(sorted(words - self._candidates.keys()), k))
+        found = self._rank(sorted(words - self._candidates.keys()), k)
+        if self.context is not None:  # what the context may choose from: the best, the typo, the near ones
+            near = self.settings.context_max_edits
+            found = {word: [c for j, c in enumerate(ranked) if j == 0 or c.word == word
+                            or osa_distance(word, c.word) <= near] for word, ranked in found.items()}
+        self._candidates.update(found)
         chosen = {}  # (text, piece) -> correction of each word to correct
         in_context = []  # (text, piece, candidates, left, right) of those whose neighbours may have a say
         for t, pieces in enumerate(split):

@@ -13,7 +13,8 @@ copies of these defaults. How a word is corrected (see `typofix.corrector`):
    encoding, every neighbour one edit away and the `two_edit_candidates` most frequent two edits away;
 4. in text, context (`context_weight`, 0 turns it off): each occurrence's candidates (the typo itself among
    them) are reranked with `context_weight` times the evidence of its neighbouring words (`typofix.context`, a
-   word-bigram model interpolated with "no evidence" by `context_mix`); a single word has no context;
+   word-bigram model interpolated with "no evidence" by `context_mix`), choosing among the best candidate, the
+   typo and the candidates at most `context_max_edits` edits from it; a single word has no context;
 5. the confidence rule: the best correction replaces the typo only when its score beats the typo's own
    (the typo as a name or a term we lack) by at least `min_confidence` (negative: the typo must be clearly
    more likely to stay, since the model scores copying any word highly).
@@ -46,6 +47,7 @@ class DecodingSettings:
     # Context in text (typofix.context): weight of the neighbours' evidence (0: off) and its interpolation.
     context_weight: float = 0.3
     context_mix: float = 0.9
+    context_max_edits: int = 2  # the context may pick the best candidate, the typo, or one this near the typo
     # What is left alone.
     min_confidence: float = -0.5
     leave_accepted: bool = True
@@ -57,7 +59,7 @@ class DecodingSettings:
         for name in ("beam",):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("shortlist", "wide_min_edits", "two_edit_candidates"):
+        for name in ("shortlist", "wide_min_edits", "two_edit_candidates", "context_max_edits"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
         if not 0.0 < self.context_mix <= 1.0:
