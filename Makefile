@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser train onnx demo plots serve screenshot bench bench-peers ablation clean
+.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -42,6 +42,10 @@ $(CHROMIUM):
 
 test-browser: $(STAMP) $(CHROMIUM) ## the attention explorer in headless Chromium (installs Debian's chromium if missing)
 	$(BIN)/python -m pytest -q tests/test_browser.py
+
+test-emacs: $(STAMP) ## install Emacs (Debian emacs-nox) if missing, then run the Emacs client test of typofix-ispell
+	command -v emacs >/dev/null || (apt-get update -q && apt-get install -y -q emacs-nox)
+	$(BIN)/python -m pytest -q tests/test_ispell.py -k emacs
 
 train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled and outputs/bundled-stage2; ARGS="key=value ..." goes to both
 	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)

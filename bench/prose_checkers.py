@@ -36,6 +36,7 @@ from bench import peers
 TYPOFIX_VARIANTS: list[tuple[str, list[str]]] = [
     ("typofix (default)", []),
     ("typofix (fast)", ["--fast"]),
+    ("typofix (--no-context)", ["--no-context"]),
 ]
 WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)*")  # an alphabetic run, with its contraction or possessive ending
 

@@ -65,6 +65,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
                        "candidates, no frequency prior, no word left alone")
     group.add_argument("--min-confidence", type=float, metavar="C", help="rewrite an unknown word only when its "
                        "best correction's score beats the word's own by C (higher: fewer, surer corrections)")
+    group.add_argument("--no-context", action="store_true", help="in text, rank a misspelled word's candidates "
+                       "without its neighbouring words (the word-bigram model; on by default)")
     group.add_argument("--correct-accepted", action="store_true", help="correct words the dictionary accepts too "
                        "(by default a word that is a word is never rewritten)")
     group.add_argument("--correct-special", action="store_true", help="correct acronyms, roman numerals, initials "
@@ -84,6 +86,11 @@ _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the 
      "less than D gets the wide search"),
     ("--two-edit-candidates", "two_edit_candidates", _non_negative_int, "N",
      "the N most frequent words two edits away join the wide search"),
+    ("--context-weight", "context_weight", _non_negative_float, "W", "weight of the neighbouring words' "
+     "evidence (word bigrams) in text; 0 is --no-context"),
+    ("--context-mix", "context_mix", float, "L", "interpolation of the bigram evidence with none, in (0, 1]"),
+    ("--context-max-edits", "context_max_edits", _non_negative_int, "N", "in context, a candidate other than the "
+     "best may win only when it is at most N edits from the typo"),
 )
 
 
@@ -96,17 +103,36 @@ def decoding_settings(args: argparse.Namespace):
                      leave_accepted=False if args.correct_accepted else None,
                      leave_special=False if args.correct_special else None,
                      use_lexicon=False if args.no_lexicon else None)
+    if args.no_context:
+        overrides["context_weight"] = 0.0
     try:
         return DecodingSettings.preset("fast" if args.fast else "default", **overrides)
     except ValueError as err:
         raise UsageError(str(err)) from None
 
 
+def _add_words_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--words", dest="word_files", action="append", default=[], metavar="FILE",
+                        help="your own words, one a line (repeatable): never corrected, and offered as corrections; "
+                             "the personal list $XDG_CONFIG_HOME/typofix/words.txt is always read too")
+
+
+def user_words(args: argparse.Namespace) -> tuple[str, ...]:
+    """The personal list and the --words files (a bad file is a usage error)."""
+    from typofix.userwords import WordsError, user_words as read
+
+    try:
+        return tuple(read(getattr(args, "word_files", ())))
+    except WordsError as err:
+        raise UsageError(str(err)) from None
+
+
 def load_corrector(args: argparse.Namespace):
-    """The Corrector the model options describe."""
+    """The Corrector the model options (and the user's words, where the command has --words) describe."""
     from typofix.corrector import Corrector
 
-    return Corrector.load(args.model, settings=decoding_settings(args))
+    words = user_words(args) if hasattr(args, "word_files") else ()
+    return Corrector.load(args.model, settings=decoding_settings(args), user_words=words)
 
 
 # --- correct -----------------------------------------------------------------------------------------------
@@ -125,8 +151,15 @@ def _add_correct(subcommands) -> None:
     parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
                         'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
     _add_jobs_option(parser, "text from - or --file")
+    _add_real_words_option(parser)
+    _add_words_option(parser)
     _add_model_options(parser)
     parser.set_defaults(handler=_correct)
+
+
+def _add_real_words_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--real-words", action="store_true", help="also report words that are words but probably "
+                        "another in their context (form for from, by word bigrams); reported only, never changed")
 
 
 def _add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
@@ -138,7 +171,8 @@ def _recipe(args: argparse.Namespace):
     """What each --jobs worker needs to build the same corrector."""
     from typofix.jobs import CorrectorRecipe
 
-    return CorrectorRecipe(args.model, decoding_settings(args))
+    return CorrectorRecipe(args.model, decoding_settings(args),
+                           user_words(args) if hasattr(args, "word_files") else ())
 
 
 def _json_line(record: dict) -> str:
@@ -162,6 +196,8 @@ def _correct(args: argparse.Namespace) -> int:
         raise UsageError("--explain explains the best correction of words: not with -, --file or --top-k")
     if args.jobs > 1 and not text_mode:
         raise UsageError("--jobs applies to text (- or --file), not to words on the command line")
+    if args.real_words and not (text_mode and args.json and args.jobs == 1):
+        raise UsageError("--real-words reports in JSON lines: give it with --json and text (- or --file), one job")
     if text_mode:
         source = _open_text(args.file)  # before the model: a missing file is reported at once
         with source:
@@ -173,7 +209,8 @@ def _correct(args: argparse.Namespace) -> int:
             else:
                 corrector = load_corrector(args)
                 _correct_stream(lambda batches: map(corrector.correct_many, batches), source, sys.stdout,
-                                args.json, interactive=source.isatty())
+                                args.json, interactive=source.isatty(),
+                                real_words=corrector.real_word_errors if args.real_words else None)
         return EXIT_OK
     corrector = load_corrector(args)
     if args.explain:
@@ -201,10 +238,11 @@ def _open_text(path: str | None):
         raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
 
 
-def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bool) -> None:
+def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None) -> None:
     """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing).
     `correct_batches` maps an iterable of batches (lists of texts) to their corrections, in order: one
-    corrector's `correct_many`, or a `CorrectorPool`'s."""
+    corrector's `correct_many`, or a `CorrectorPool`'s. `real_words` (a corrector's `real_word_errors`) adds
+    each JSON record's "real_words"."""
     from typofix.text import read_chunks
 
     held: deque[list[tuple[str, bool]]] = deque()  # batches read, waiting for their corrections
@@ -222,18 +260,57 @@ def _correct_stream(correct_batches, source, out, as_json: bool, interactive: bo
         yield [text for text, literal in batch if not literal]
 
     for corrected in correct_batches(batches()):
-        _write_batch(held.popleft(), corrected, out, as_json)
+        _write_batch(held.popleft(), corrected, out, as_json, real_words)
 
 
-def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool) -> None:
+def _write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool, real_words=None) -> None:
     corrected = iter(corrected)
+    suspects = iter(real_words([text for text, literal in batch if not literal]) if real_words else ())
     for text, literal in batch:
         fixed = text if literal else next(corrected)
         if as_json:
-            out.write(_json_line({"input": text, "output": fixed}) + "\n")
+            record = {"input": text, "output": fixed}
+            if real_words is not None:
+                record["real_words"] = [] if literal else [{"offset": offset, "word": word, "likelier": likelier}
+                                                           for offset, word, likelier in next(suspects)]
+            out.write(_json_line(record) + "\n")
         else:
             out.write(fixed)
     out.flush()
+
+
+# --- check ------------------------------------------------------------------------------------------------
+
+
+def _add_check(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "check", help="report misspelled words in files (PATH:LINE:COL: typo ==> correction)",
+        description="Check text files and folders (recursively; .git and binary files are skipped) and print "
+                    "PATH:LINE:COL: typo ==> correction for each misspelled word (columns 1-based, a tab counts "
+                    "one). Exit 1 when anything was found, 0 when clean, 2 on bad usage.")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    parser.add_argument("-w", "--write-changes", action="store_true", help="fix the files in place (atomically; "
+                        "every other byte kept)")
+    _add_real_words_option(parser)
+    _add_words_option(parser)
+    _add_model_options(parser)
+    parser.set_defaults(handler=_check)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from typofix.check import check_paths, iter_files
+
+    try:
+        list(iter_files(args.paths))  # a missing path is reported before any model is loaded
+    except FileNotFoundError as err:
+        raise UsageError(str(err)) from None
+    corrector = load_corrector(args)
+    found = 0
+    real_words = corrector.real_word_errors if args.real_words else None
+    for finding in check_paths(corrector.corrections_many, args.paths, args.write_changes, real_words):
+        print(finding, flush=True)
+        found += 1
+    return 1 if found else EXIT_OK
 
 
 # --- correct --explain, plot-attention, plot-embeddings ----------------------------------------------------
@@ -430,7 +507,8 @@ def _serve(args: argparse.Namespace) -> int:
 # --- entry point -------------------------------------------------------------------------------------------
 
 
-SUBCOMMANDS = (_add_correct, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export, _add_serve)
+SUBCOMMANDS = (_add_correct, _add_check, _add_plot_attention, _add_plot_embeddings, _add_evaluate, _add_export,
+               _add_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,11 @@ copies of these defaults. How a word is corrected (see `typofix.corrector`):
 3. the wide pass, only for words whose cheap answer is uncertain (its margin over the runner-up below
    `wide_margin`, or `wide_min_edits` or more edits from the typo): beam search of width `beam` over the same
    encoding, every neighbour one edit away and the `two_edit_candidates` most frequent two edits away;
-4. the confidence rule: the best correction replaces the typo only when its score beats the typo's own
+4. in text, context (`context_weight`, 0 turns it off): each occurrence's candidates (the typo itself among
+   them) are reranked with `context_weight` times the evidence of its neighbouring words (`typofix.context`, a
+   word-bigram model interpolated with "no evidence" by `context_mix`), choosing among the best candidate, the
+   typo and the candidates at most `context_max_edits` edits from it; a single word has no context;
+5. the confidence rule: the best correction replaces the typo only when its score beats the typo's own
    (the typo as a name or a term we lack) by at least `min_confidence` (negative: the typo must be clearly
    more likely to stay, since the model scores copying any word highly).
 
@@ -41,6 +45,10 @@ class DecodingSettings:
     wide_min_edits: int = 3
     two_edit_candidates: int = 5
     prune: bool = True  # stop the wide beam's hypotheses that can no longer beat the cheap answer
+    # Context in text (typofix.context): weight of the neighbours' evidence (0: off) and its interpolation.
+    context_weight: float = 0.3
+    context_mix: float = 0.9
+    context_max_edits: int = 2  # the context may pick the best candidate, the typo, or one this near the typo
     # What is left alone.
     min_confidence: float = -0.5
     leave_accepted: bool = True
@@ -52,12 +60,14 @@ class DecodingSettings:
         for name in ("beam",):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("shortlist", "wide_min_edits", "two_edit_candidates"):
+        for name in ("shortlist", "wide_min_edits", "two_edit_candidates", "context_max_edits"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
         if self.min_confidence != self.min_confidence:  # nan: no word would ever compare
             raise ValueError("min_confidence must be a number, got nan")
-        for name in ("alpha", "prior_weight", "edit_weight", "first_letter_weight", "wide_margin"):
+        if not 0.0 < self.context_mix <= 1.0:
+            raise ValueError(f"context_mix must be in (0, 1], got {self.context_mix}")
+        for name in ("alpha", "prior_weight", "edit_weight", "first_letter_weight", "wide_margin", "context_weight"):
             value = getattr(self, name)
             if not value >= 0:  # also rejects nan
                 raise ValueError(f"{name} must be a number >= 0, got {value}")

@@ -86,6 +86,28 @@ def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = Tru
     return _merge_literals(pieces)
 
 
+def neighbours(pieces: list[Piece], i: int) -> tuple[str | None, str | None]:
+    """The lowercase words right before and after word piece `i` where only white space separates them: a
+    word piece, or a plain word the copied text ends or starts with (the single letters "a" and "I", an
+    acronym). A sentence end, a comma, a number or any other token between means no neighbour on that side."""
+    left = right = None
+    if i >= 1 and not pieces[i - 1].word:
+        if pieces[i - 1].text.isspace():
+            left = pieces[i - 2].text.lower() if i >= 2 else None
+        elif found := _LAST_WORD.search(pieces[i - 1].text):
+            left = found.group(1).lower()
+    if i + 1 < len(pieces) and not pieces[i + 1].word:
+        if pieces[i + 1].text.isspace():
+            right = pieces[i + 2].text.lower() if i + 2 < len(pieces) else None
+        elif found := _FIRST_WORD.match(pieces[i + 1].text):
+            right = found.group(1).lower()
+    return left, right
+
+
+_LAST_WORD = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")  # copied text ending in a word and white space
+_FIRST_WORD = re.compile(r"\s+([A-Za-z]+)(?=\s|$)")  # copied text starting with white space and a word
+
+
 def _touches_bad_byte(text: str, start: int, end: int) -> bool:
     """A lone surrogate right before or after text[start:end]: the word is part of a token whose real spelling
     we cannot see (Caf + an undecodable byte), so no correction of its ASCII part can be right."""
