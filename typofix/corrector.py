@@ -253,7 +253,7 @@ class Corrector:
         """The listed word one edit from `word` that is likelier between `left` and `right` by e^min_gain, if any."""
         others = self._one_edit.get(word)
         if others is None:
-            others = self._one_edit[word] = sorted(one_edit_words(word, self.lexicon, self.vocab.alphabet))
+            others = self._one_edit[word] = sorted(self.one_edit_index.near(word, len(self.lexicon), 1))
         if not others:
             return None
         words = [word, *others]
