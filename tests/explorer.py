@@ -51,9 +51,15 @@ def served(*args: str, timeout: float = 120) -> Iterator[tuple[str, subprocess.P
                 process.wait()
 
 
+def _profile() -> tempfile.TemporaryDirectory:
+    """A throw-away Chromium profile folder. Chromium's helper processes may still write into it for a moment
+    after the browser has exited, so a folder that will not go away at once is left to the system's /tmp."""
+    return tempfile.TemporaryDirectory(prefix="typofix-chromium-", ignore_cleanup_errors=True)
+
+
 def chromium(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     """Run headless Chromium with a throw-away profile."""
-    with tempfile.TemporaryDirectory(prefix="typofix-chromium-") as profile:
+    with _profile() as profile:
         return subprocess.run([str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
                                f"--virtual-time-budget={BUDGET_MS}", *args],
                               capture_output=True, text=True, timeout=timeout)
@@ -85,7 +91,7 @@ class Browser:
     For what --dump-dom cannot do: click, hover, type."""
 
     def __init__(self):
-        self._profile = tempfile.TemporaryDirectory(prefix="typofix-chromium-")
+        self._profile = _profile()
         to_browser, self._send_fd = os.pipe()
         self._recv_fd, from_browser = os.pipe()
         actions = [(os.POSIX_SPAWN_DUP2, to_browser, 3), (os.POSIX_SPAWN_DUP2, from_browser, 4),

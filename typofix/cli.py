@@ -501,7 +501,13 @@ def _add_serve(subcommands) -> None:
 def _serve(args: argparse.Namespace) -> int:
     from typofix import serve
 
-    return serve.main(args.model or [None], args.host, args.port)
+    code = serve.main(args.model or [None], args.host, args.port)
+    # The request threads used torch and onnxruntime; tearing their thread pools down in the interpreter's exit
+    # sometimes aborts ("terminate called without an active exception", exit -6: one stop in 25 under load).
+    # Every request is answered and the output flushed by now, so the command leaves without that teardown.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 # --- entry point -------------------------------------------------------------------------------------------
