@@ -86,6 +86,8 @@ _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the 
      "less than D gets the wide search"),
     ("--two-edit-candidates", "two_edit_candidates", _non_negative_int, "N",
      "the N most frequent words two edits away join the wide search"),
+    ("--sound-candidates", "sound_candidates", _non_negative_int, "N",
+     "the N words that sound most like the typo (Metaphone, Soundex) join the wide search"),
     ("--context-weight", "context_weight", _non_negative_float, "W", "weight of the neighbouring words' "
      "evidence (word bigrams) in text; 0 is --no-context"),
     ("--context-mix", "context_mix", float, "L", "interpolation of the bigram evidence with none, in (0, 1]"),

@@ -17,6 +17,7 @@ import numpy as np
 from typofix.context import BigramModel
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex
+from typofix.phonetic import SoundIndex
 from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
@@ -112,6 +113,7 @@ class Corrector:
         self._one_edit: dict[str, list[str]] = {}  # real-word checks: a word's listed one-edit neighbours
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
+        self._sound_index: SoundIndex | None = None
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
@@ -411,14 +413,26 @@ class Corrector:
 
     def _neighbours(self, words: list[str]) -> list[dict[str, int]]:
         """The wide pass's extra candidates of each word with their edit distance: every lexicon word one edit
-        away, and the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5 most frequent bring
-        the whole gain of taking all ~40 at an eighth of the cost)."""
+        away, the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5 most frequent bring
+        the whole gain of taking all ~40 at an eighth of the cost), and the `sound_candidates` that sound most
+        like it (any distance: the misspellings written by sound)."""
+        s = self.settings
         near = [dict.fromkeys(found, 1) for found in self.one_edit_index.near_many(words, len(self.lexicon), 1)]
-        if self.settings.two_edit_candidates:
-            far = self.deletion_index.near_many(words, self.settings.two_edit_candidates, 2, near)
+        if s.two_edit_candidates:
+            far = self.deletion_index.near_many(words, s.two_edit_candidates, 2, near)
             for ones, twos in zip(near, far):
                 ones.update(dict.fromkeys(twos, 2))
+        if s.sound_candidates:
+            for word, found, alike in zip(words, near, self.sound_index.near_many(words, s.sound_candidates, near)):
+                found.update((w, osa_distance(word, w)) for w in alike)
         return near
+
+    @property
+    def sound_index(self) -> SoundIndex:
+        """Built on the first wide pass that wants it (a few tenths of a second): words by their sound codes."""
+        if self._sound_index is None:
+            self._sound_index = SoundIndex(self.lexicon.counts)
+        return self._sound_index
 
     @property
     def deletion_index(self) -> DeletionIndex:

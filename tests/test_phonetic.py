@@ -1,0 +1,76 @@
+"""Sound-alike candidates (typofix.phonetic): the pool is what the sound codes say it is (checked against brute
+force over the word list), real far-off misspellings reach their target, and the corrector's wide pass takes
+exactly `sound_candidates` of them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rapidfuzz.distance import Levenshtein
+
+from typofix.corrector import Corrector
+from typofix.decoding import DecodingSettings
+from typofix.lexicon import Lexicon
+from typofix.phonetic import MAX_LENGTH_GAP, SoundIndex, sound_codes
+from typofix.typos import osa_distance
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    return Lexicon.from_tsv()
+
+
+@pytest.fixture(scope="module")
+def index(lexicon):
+    return SoundIndex(lexicon.counts)
+
+
+def test_sound_codes():
+    assert sound_codes("Knight's") == sound_codes("knights")  # case and apostrophes do not count
+    assert sound_codes("fone")[0] == sound_codes("phone")[0]  # ph sounds as f
+    assert sound_codes("42") == ("", "")
+
+
+def test_the_pool_is_every_word_a_close_sound_code_away(lexicon, index):
+    """With room for everything, the candidates are exactly the words whose Metaphone code is at most one edit
+    from the typo's or whose Soundex code is the typo's, within the length gap: brute force agrees."""
+    rng = random.Random(0)
+    words = [w for w in sorted(lexicon.counts) if w.isalpha()]
+    typos = ["aboute", "cort", "simerly", "fisical", "xyzzy", "nolege", "sircut"]
+    typos += [w[:-1] + rng.choice("aeiou") + "x" for w in rng.sample(words, 10)]
+    for typo, got in zip(typos, index.near_many(typos, 1_000_000)):
+        metaphone, soundex = sound_codes(typo)
+        want = {w for w in lexicon.counts if w != typo and abs(len(w) - len(typo)) <= MAX_LENGTH_GAP
+                and (Levenshtein.distance(sound_codes(w)[0], metaphone) <= 1 or sound_codes(w)[1] == soundex)}
+        assert set(got) == want, typo
+        assert len(got) == len(set(got))
+
+
+def test_far_off_misspellings_written_by_sound_reach_their_target(index):
+    """Rows of birkbeck-dev three or more edits from the target, which the edit indexes cannot propose."""
+    for typo, target in [("aegsistance", "existence"), ("afidaved", "affidavit"), ("alteytod", "altitude"),
+                         ("aprocmently", "approximately"), ("cansulation", "cancellation"), ("simerly", "similarly")]:
+        assert osa_distance(typo, target) >= 3
+        assert target in index.near_many([typo], 10)[0], typo
+
+
+def test_excluded_words_and_the_typo_itself_never_come_back(index):
+    first = index.near_many(["aboute"], 5)[0]
+    again = index.near_many(["aboute"], 5, exclude=[set(first[:2])])[0]
+    assert not set(first[:2]) & set(again) and first[2:] == again[:3]
+    assert "about" not in index.near_many(["about"], 50)[0]
+    assert index.near_many(["aboute", "42"], 0) == [[], []] and index.near_many(["42"], 5) == [[]]
+
+
+def test_the_wide_pass_takes_sound_candidates(tiny_ckpt):
+    wide = DecodingSettings(beam=3, wide_margin=1e9)  # every word gets the wide pass, where sound candidates join
+    without = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=0))
+    with_them = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=10))
+    found = {word for word, _ in with_them.suggest("simerly", 10_000)}
+    added = found - {word for word, _ in without.suggest("simerly", 10_000)}
+    # The ten best-sounding words that the one- and two-edit candidates do not already hold.
+    alike = with_them.sound_index.near_many(["simerly"], 10, exclude=without._neighbours(["simerly"]))[0]
+    assert "similarly" in added and added <= set(alike)
+    with pytest.raises(ValueError, match="sound_candidates"):
+        DecodingSettings(sound_candidates=-1)
