@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers ablation clean
+.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -78,6 +78,9 @@ bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell
 
 bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (skipped when absent) -> BENCHMARKS.md
 	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) --out BENCHMARKS.md --plots docs
+
+coverage: ## how many of each dev set's rows and distinct targets (data/eval) data/words.tsv lists, and which it lacks
+	$(PYTHON) data/build_words.py --coverage --out data/words.tsv
 
 clean: ## remove caches and generated outputs (keeps .venv)
 	rm -rf outputs multirun lightning_logs .pytest_cache .hypothesis build dist *.egg-info

@@ -1,4 +1,5 @@
 import gzip
+import re
 import shutil
 import subprocess
 import sys
@@ -141,3 +142,61 @@ def test_bundled_accepted_list_is_rebuilt_byte_for_byte(tmp_path):
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == bundled_accepted_path().read_bytes()
+
+
+BUILD_WORDS = Path(__file__).resolve().parents[1] / "data" / "build_words.py"
+WORDS = Path(__file__).resolve().parents[1] / "data" / "words.tsv"
+
+
+def build_words(args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BUILD_WORDS), *args], capture_output=True, text=True, timeout=300)
+
+
+def test_words_build_adds_aspell_words_with_the_floor_count(tmp_path):
+    """data/build_words.py on small stand-ins: SymSpell's filters, then Aspell's lowercase words, possessives and
+    contractions (I'd lowercased) with the floor count; names, single letters and numerals stay out."""
+    source = tmp_path / "symspell.txt"
+    source.write_text("the 1000000\ncolour 50000\nrare 15000\nii 40000\nx 30000\ndon't 300000\n", encoding="utf-8")
+    american, british = tmp_path / "US.txt", tmp_path / "GB.txt"
+    american.write_text("the color color's didn't I'd Sam Sam's NASA rare b xiv\n", encoding="utf-8")
+    british.write_text("colour colour's mustn't\n", encoding="utf-8")
+    outs = [tmp_path / "one.tsv", tmp_path / "two.tsv"]
+    for out in outs:
+        done = build_words(["--source", str(source), "--aspell-lists", str(american), str(british), "--floor", "7",
+                            "--out", str(out)])
+        assert done.returncode == 0, done.stderr
+    assert outs[0].read_bytes() == outs[1].read_bytes()
+    rows = [line.split("\t") for line in outs[0].read_text().splitlines()]
+    assert rows == [["the", "1000000"], ["colour", "50000"], ["rare", "15000"], ["color", "7"], ["color's", "7"],
+                    ["colour's", "7"], ["didn't", "7"], ["i'd", "7"], ["mustn't", "7"]]
+    assert "dropped below_min_count: 0" in done.stdout and "added possessive: 2" in done.stdout
+    lexicon = Lexicon.from_tsv(outs[0])
+    assert "didn't" in lexicon and lexicon.trie.walk("i'd") > 0
+
+
+def test_bundled_words_cover_the_dev_targets():
+    """The list reaches 99.5% of each dev set's rows, with both spellings, contractions and possessives."""
+    lexicon = Lexicon.from_tsv(WORDS)
+    assert len(lexicon) > 120_000
+    for word in ["colour", "color", "organise", "organize", "didn't", "mustn't", "i've", "you're", "pilot's",
+                 "desiccate", "the"]:
+        assert word in lexicon, word
+    for word in ["ii", "xiv", "b", "zworykin", "nasa's"]:  # numerals, stray letters, names without a Google Books count
+        assert word not in lexicon, word
+    assert lexicon.count("the") > lexicon.count("colour") > lexicon.count("pilot's") == 1_000
+    done = build_words(["--coverage", "--out", str(WORDS)])
+    assert done.returncode == 0, done.stderr
+    shares = [float(share) for share in re.findall(r"rows \d+/\d+ \((\d+\.\d+)%\)", done.stdout)]
+    assert len(shares) == 2 and min(shares) >= 99.5, done.stdout
+
+
+def test_bundled_words_are_rebuilt_byte_for_byte(tmp_path):
+    """The committed list is what the script makes from symspellpy and Debian's Aspell (where installed)."""
+    if shutil.which("aspell") is None or subprocess.run(["aspell", "-d", "en_GB-ize", "dump", "master"],
+                                                        capture_output=True).returncode != 0:
+        pytest.skip("Debian's aspell and aspell-en are not installed (make bench-peers installs them)")
+    pytest.importorskip("symspellpy")
+    out = tmp_path / "words.tsv"
+    done = build_words(["--out", str(out)])
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == WORDS.read_bytes()
