@@ -81,3 +81,11 @@ def test_real_misspelling_files_read_and_fail_clearly(tmp_path):
         read_misspellings(bad)
     with pytest.raises(DataError, match="not found"):
         resolve_dev_set("no-such-file.tsv")
+
+
+def test_the_fitted_channel_feeds_training():
+    dm = TypoDataModule(epoch_size=200, val_size=20, dev_sets={}, channel="fitted")
+    dm.setup()
+    pairs = [dm.train_set.pair(0, i) for i in range(200)]
+    assert sum(t != w for t, w in pairs) > 150 and all(t for t, _ in pairs)
+    assert dm.generator.channel.kinds == ("insertion", "deletion", "substitution", "transposition", "multi-letter")

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from typofix.typos import CONFUSION_GROUPS, KEYBOARD_KINDS
+from typofix.typos import CHANNELS, CONFUSION_GROUPS, KEYBOARD_KINDS
 
 
 # typofix.model.ATTENTION_KINDS' names (a test checks), spelled out here: checking a config must not import torch.
@@ -127,6 +127,7 @@ TARGETS: dict[str, dict[str, Spec | Mapping]] = {
         "val_fraction": FRACTION, "test_fraction": FRACTION, "smoothing": number(0),
         "epoch_size": POSITIVE, "val_size": POSITIVE, "batch_size": POSITIVE, "eval_batch_size": POSITIVE,
         "num_workers": integer(0),
+        "channel": one_of(*CHANNELS),
         "typo_weights": Mapping(number(0), KEYBOARD_KINDS + CONFUSION_GROUPS),
         "edit_count_probs": list_of(number(0)),
         "identity_rate": FRACTION,

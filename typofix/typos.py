@@ -11,6 +11,10 @@ automatically correcting words in text"; Mitton 1996, "English Spelling and the 
 
 The second family is the larger one in real data (Birkbeck: most errors), so it is a data table
 (`CONFUSIONS`), one row per grapheme swap, grouped so each group's weight is a config value.
+
+That is the hand-set channel (`HandSetChannel`). The fitted one (`typofix.channel.FittedChannel`,
+`data.channel=fitted`) takes its kinds, confusions, positions and edit counts from real misspellings of the dev
+sets instead; `TypoGenerator` draws from either the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import random
 from dataclasses import dataclass, field
 
 from rapidfuzz.distance import OSA
+
+from typofix.channel import FittedChannel
 
 # --- keyboard geometry ------------------------------------------------------------------------------------
 # Rows of a QWERTY keyboard with their horizontal stagger (in key widths); neighbours are keys whose centres
@@ -139,11 +145,14 @@ DEFAULT_WEIGHTS = {
 }
 
 
-class TypoGenerator:
-    """Samples misspellings: how many edits (a configurable distribution), which kinds (weights), where."""
+CHANNELS = ("handset", "fitted")
 
-    def __init__(self, weights: dict[str, float] | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1),
-                 identity_rate: float = 0.1, max_tries: int = 8):
+
+class HandSetChannel:
+    """The hand-set noise model: keyboard slips and the `CONFUSIONS` table, each kind with a configured weight,
+    and a configured distribution of the number of edits per word."""
+
+    def __init__(self, weights: dict[str, float] | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1)):
         self.weights = dict(DEFAULT_WEIGHTS if weights is None else weights)
         unknown = set(self.weights) - set(KEYBOARD_KINDS) - set(CONFUSION_GROUPS)
         if unknown:
@@ -152,43 +161,16 @@ class TypoGenerator:
             raise ValueError("typo weights must be >= 0 with at least one positive")
         if not edit_count_probs or any(p < 0 for p in edit_count_probs) or sum(edit_count_probs) <= 0:
             raise ValueError(f"edit_count_probs must be non-negative with a positive sum: {edit_count_probs}")
-        if not 0.0 <= identity_rate < 1.0:
-            raise ValueError(f"identity_rate must be in [0, 1): {identity_rate}")
         self.edit_count_probs = tuple(edit_count_probs)
-        self.identity_rate = identity_rate
-        self.max_tries = max_tries
-        self._kinds = [k for k, w in self.weights.items() if w > 0]
-        self._kind_weights = [self.weights[k] for k in self._kinds]
+        self.kinds = tuple(k for k, w in self.weights.items() if w > 0)
+        self.kind_weights = tuple(self.weights[k] for k in self.kinds)
         self._rules_by_group: dict[str, list[tuple[str, str, float]]] = {}
         for group, pattern, replacement, weight in CONFUSIONS:
             self._rules_by_group.setdefault(group, []).append((pattern, replacement, weight))
 
-    def sample(self, word: str, seed: int, epoch: int, index: int) -> Typo:
-        """The typo for sample `index` of `epoch`: the same arguments always give the same typo."""
-        return self.generate(word, rng_for(seed, epoch, index))
-
-    def generate(self, word: str, rng: random.Random) -> Typo:
-        if not word or rng.random() < self.identity_rate:
-            return Typo(word, word)
-        n_edits = rng.choices(range(1, len(self.edit_count_probs) + 1), weights=self.edit_count_probs)[0]
-        text, edits = word, []
-        for _ in range(n_edits * self.max_tries):
-            if len(edits) == n_edits:
-                break
-            kind = rng.choices(self._kinds, weights=self._kind_weights)[0]
-            proposal = self._propose(kind, text, edits, rng)
-            # Never erase the whole word: an empty typo carries nothing to correct from.
-            if (proposal is not None and len(text) - (proposal[2] - proposal[1]) + len(proposal[3]) > 0
-                    and _untouched_boundary(proposal[1], proposal[2], edits)):
-                text, edits = _apply(text, edits, *proposal)
-        if text == word:  # edits that cancelled out (e.g. a doubling undone): call it an identity pair
-            return Typo(word, word)
-        return Typo(word, text, edits)
-
-    # Each proposal is (kind, start, end, replacement) on the current text, never touching an earlier edit,
-    # so every edit's span in the final typo stays exact.
-    def _propose(self, kind: str, text: str, edits: list[Edit], rng: random.Random):
-        free = [i for i in range(len(text)) if not any(e.start <= i < e.end for e in edits)]
+    def propose(self, kind: str, text: str, free: list[int], rng: random.Random):
+        """(kind, start, end, replacement) on `text`, touching only `free` positions, or None if `kind` does
+        not fit."""
         if kind in KEYBOARD_KINDS:
             return self._keyboard(kind, text, free, rng)
         matches = []
@@ -227,6 +209,54 @@ class TypoGenerator:
             i = rng.choice(free)
             return kind, i, i + 1, text[i] * 2
         return None
+
+
+class TypoGenerator:
+    """Samples misspellings: how many edits, which kinds, where, as its channel says.
+
+    `channel` is "handset" (`HandSetChannel` with `weights` and `edit_count_probs`), "fitted" (the table that
+    `bench/fit_channel.py` counted on the dev sets, `typofix.channel.FittedChannel`, which brings its own kinds,
+    weights and edit counts: `weights` and `edit_count_probs` are then unused), or a channel object."""
+
+    def __init__(self, weights: dict[str, float] | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1),
+                 identity_rate: float = 0.1, max_tries: int = 8, channel="handset"):
+        if not 0.0 <= identity_rate < 1.0:
+            raise ValueError(f"identity_rate must be in [0, 1): {identity_rate}")
+        if channel == "handset":
+            channel = HandSetChannel(weights, edit_count_probs)
+        elif channel == "fitted":
+            channel = FittedChannel.load()
+        elif isinstance(channel, str):
+            raise ValueError(f"unknown channel {channel!r}; known: {', '.join(CHANNELS)}")
+        self.channel = channel
+        self.identity_rate = identity_rate
+        self.max_tries = max_tries
+
+    def sample(self, word: str, seed: int, epoch: int, index: int) -> Typo:
+        """The typo for sample `index` of `epoch`: the same arguments always give the same typo."""
+        return self.generate(word, rng_for(seed, epoch, index))
+
+    def generate(self, word: str, rng: random.Random) -> Typo:
+        if not word or rng.random() < self.identity_rate:
+            return Typo(word, word)
+        counts = self.channel.edit_count_probs
+        n_edits = rng.choices(range(1, len(counts) + 1), weights=counts)[0]
+        text, edits = word, []
+        for _ in range(n_edits * self.max_tries):
+            if len(edits) == n_edits:
+                break
+            kind = rng.choices(self.channel.kinds, weights=self.channel.kind_weights)[0]
+            # Each proposal is (kind, start, end, replacement) on the current text, never touching an earlier
+            # edit, so every edit's span in the final typo stays exact.
+            free = [i for i in range(len(text)) if not any(e.start <= i < e.end for e in edits)]
+            proposal = self.channel.propose(kind, text, free, rng)
+            # Never erase the whole word: an empty typo carries nothing to correct from.
+            if (proposal is not None and len(text) - (proposal[2] - proposal[1]) + len(proposal[3]) > 0
+                    and _untouched_boundary(proposal[1], proposal[2], edits)):
+                text, edits = _apply(text, edits, *proposal)
+        if text == word:  # edits that cancelled out (e.g. a doubling undone): call it an identity pair
+            return Typo(word, word)
+        return Typo(word, text, edits)
 
 
 def _find_all(text: str, pattern: str):
