@@ -248,6 +248,10 @@ def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
     assert (tmp_path / "docs" / report.TOP1_PNG).read_bytes()[:4] == b"\x89PNG"
     assert (tmp_path / "docs" / report.DISTANCE_PNG).stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["BENCHMARKS.md", "docs"]  # no temporary left over
+    # A section another command put in (bench.network_value) survives the next rewrite, once.
+    out.write_text(report.put_section(out.read_text(), "other", "## Other\n\n| a |\n"))
+    report.write_report(result, out, tmp_path / "docs")
+    assert out.read_text().count("<!-- kept: other -->\n## Other\n\n| a |\n<!-- /kept: other -->\n") == 1
 
 
 # --- prose: scoring ---------------------------------------------------------------------------------------

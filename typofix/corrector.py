@@ -91,14 +91,17 @@ class Corrector:
     pass for every word (encode once, greedy answer, a channel-shortlisted handful of neighbours and the typo
     itself scored as one prefix trie), a wide pass (beam search over the same encoding, more neighbours) only
     where the cheap answer is uncertain, and the confidence rule, under which the typo stays unless its best
-    correction beats the typo's own score by `settings.min_confidence`. `use_lexicon=False` is the model alone.
+    correction beats the typo's own score by `settings.min_confidence`. `use_lexicon=False` is the model alone;
+    `stepper=None` is the lexicon alone, no network (`_channel_alone`), to measure what the model adds.
     """
 
-    def __init__(self, stepper: Stepper, vocab: Vocab, lexicon: Lexicon | None,
+    def __init__(self, stepper: Stepper | None, vocab: Vocab, lexicon: Lexicon | None,
                  settings: DecodingSettings = DecodingSettings(), accepted=None, max_word_len: int = MAX_WORD_LEN,
                  batch_size: int = BATCH_SIZE):
         if lexicon is None and settings.use_lexicon:
             settings = settings.with_(use_lexicon=False)
+        if stepper is None and not settings.use_lexicon:
+            raise ValueError("a corrector needs a model, a lexicon or both")
         self.stepper, self.vocab, self.settings = stepper, vocab, settings
         self.lexicon = lexicon if settings.use_lexicon else None
         # Accepted words: whatever answers `in` (typofix.lexicon.AcceptedWords); without one, the word list.
@@ -341,6 +344,8 @@ class Corrector:
         candidate. The cheap pass for all, the wide pass for the uncertain; see the class docstring. `trace`
         (for the tuner, `bench.tune_decoding`): filled with each word's candidates of each pass as
         {word: {"cheap" or "wide": {candidate: (log P_model, decoder steps, edits or None)}}}."""
+        if self.stepper is None:
+            return self._channel_alone(words)
         s = self.settings
         result = {}
         for chunk, src, src_len in self._batches(words):
@@ -381,6 +386,18 @@ class Corrector:
             for word, cands in zip(chunk, ranked):
                 keep = next(c for c in cands if c.word == word)
                 result[word] = (cands, keep)
+        return result
+
+    def _channel_alone(self, words: list[str]) -> dict[str, tuple[list[Candidate], Candidate]]:
+        """`_search` with no network: each word's candidates are the wide pass's neighbours (every lexicon word
+        one edit away, the `two_edit_candidates` most frequent two away) and the typo itself, ranked by the
+        channel alone (prior, edits, first letter; log P_model counts 0). The model-proposed candidates (greedy,
+        beam) are missing, since nothing proposes them."""
+        result = {}
+        for word, near in zip(words, self._neighbours(words)):
+            near[word] = 0
+            ranked = self._ranked(word, {w: Hypothesis([], 0.0, 0.0) for w in near}, near)
+            result[word] = (ranked, next(c for c in ranked if c.word == word))
         return result
 
     def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]]) -> None:

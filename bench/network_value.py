@@ -1,0 +1,176 @@
+"""What the network buys: the same candidates, search and reranking with no network, an untrained one, a tiny
+one and the bundled one (greedy only, then the wide beam), top-1 and top-5 on the dev sets.
+
+Usage (from the repository root)::
+
+    python -m bench.network_value [--out BENCHMARKS.md] [--tiny-model PATH] [--limit N]
+
+Prints a markdown section (a table and a caption saying what every row is); with ``--out`` it also writes it,
+atomically, as the "What the network buys" section of that file (replaced where the file has it, else added at
+the end; ``make bench`` keeps it when it rewrites BENCHMARKS.md). Without ``--tiny-model`` it first trains the
+tiny network (``typofix-train experiment=tiny``, seed 0, one thread) in a temporary folder. Every row runs
+``typofix.evaluate.evaluate`` (``suggest_many``, k=5) on the same rows: the whole dev sets unless ``--limit``
+samples them. Accuracy only: the rows run on different runtimes (torch float32 for the untrained and tiny
+networks, onnxruntime int8 for the bundled one), so their speeds would say nothing about the network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+SETS = ("data/eval/norvig-testset1.tsv", "data/eval/birkbeck-dev.tsv")
+K = 5
+SEED = 0
+SECTION = "bench.network_value"
+
+
+@dataclass(frozen=True)
+class Network:
+    """One row of the table: its label, what it is (for the caption) and how to build its corrector."""
+
+    label: str
+    what: str
+    load: Callable[[], object]  # -> typofix.corrector.Corrector
+
+
+def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
+    """The table's rows, from no network to the bundled one; `tiny_model` is the tiny network's checkpoint."""
+    from typofix.corrector import Corrector
+    from typofix.decoding import DecodingSettings
+
+    return [
+        Network("no network", "no model (`Corrector` with no stepper): every typo's candidates are the wide "
+                "pass's neighbours, every listed word one edit away and the "
+                f"{DecodingSettings().two_edit_candidates} most frequent two edits away, and the typo itself, "
+                "ranked by the channel alone (prior, edit distance, first letter; log P_model counted as 0); "
+                "nothing proposes the greedy or beam candidates a network would", lambda: _with_stepper(None)),
+        Network("untrained network", "the bundled model's architecture and alphabet (64-dim character "
+                "embeddings, a 2-layer bidirectional LSTM encoder of 128 per direction, a 256 decoder, additive "
+                f"attention of 128) with its random initial weights (torch seed {seed}), never trained; default "
+                "settings, on torch", lambda: _untrained(seed)),
+        Network("tiny network", "`typofix-train experiment=tiny` (seed 0, one thread: 2 epochs of 512 generated "
+                "typos, seconds of CPU; 16-dim embeddings, a 2-layer encoder of 32 per direction, decoder 64, "
+                "attention 32), its last.ckpt; default settings, on torch", lambda: Corrector.load(tiny_model)),
+        Network("bundled network, greedy only", "the bundled model (`typofix/models/default-int8.onnxz`, "
+                "onnxruntime) with the `fast` preset: the cheap pass only (greedy answer + the typo + 3 channel-shortlisted one-edit words), no wide pass",
+                lambda: Corrector.load(fast=True)),
+        Network("bundled network, wide beam (default)", "the same model with the default settings (what "
+                "`typofix correct` does): the cheap pass (greedy answer + the typo + 6 shortlisted one-edit "
+                "words), then for the words whose cheap answer is uncertain the wide pass: beam 12 + every "
+                "one-edit word + the 5 most frequent two-edit words", lambda: Corrector.load()),
+    ]
+
+
+def _with_stepper(stepper, vocab=None):
+    """A corrector with the default settings, the bundled word list and dictionary, and `stepper` (None: no
+    network) as `Corrector.load` builds one."""
+    from typofix.corrector import Corrector
+    from typofix.lexicon import AcceptedWords, Lexicon
+    from typofix.vocab import Vocab
+
+    return Corrector(stepper, vocab or Vocab(), Lexicon.from_tsv(), accepted=AcceptedWords.load())
+
+
+def _untrained(seed: int):
+    """The bundled model's architecture (its stored hyperparameters and alphabet), randomly initialised."""
+    import torch
+
+    from typofix.checkpoint import read_checkpoint
+    from typofix.model import Seq2Seq
+    from typofix.modelfile import bundled_model_path
+    from typofix.torch_stepper import TorchStepper
+    from typofix.vocab import Vocab
+
+    bundled = read_checkpoint(bundled_model_path())
+    vocab = Vocab(bundled.alphabet)
+    torch.manual_seed(seed)
+    model = Seq2Seq.from_hparams(bundled.hparams, len(vocab), vocab.pad_id, vocab.sos_id, vocab.eos_id)
+    return _with_stepper(TorchStepper(model.eval()), vocab)
+
+
+def train_tiny(folder: Path, seed: int = SEED) -> tuple[Path, float]:
+    """Train `experiment=tiny` into `folder` as a subprocess (Hydra's state stays out of this one): its
+    last.ckpt and the wall seconds the run took."""
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", f"hydra.run.dir={folder}",
+                           f"seed={seed}", "threads=1"], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"training the tiny network failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
+    return folder / "checkpoints" / "last.ckpt", time.perf_counter() - start
+
+
+def measure(rows_by_set: dict[str, list[tuple[str, str]]], rows: list[Network],
+            log=lambda message: None) -> dict[str, dict[str, tuple[float, float]]]:
+    """{network label: {set name: (top-1, top-5)}}, each network loaded once and run on every set."""
+    from typofix.evaluate import evaluate
+
+    result = {}
+    for network in rows:
+        corrector = network.load()
+        result[network.label] = {}
+        for name, set_rows in rows_by_set.items():
+            report = evaluate(corrector, set_rows, k=K)
+            result[network.label][name] = (report.top1, report.topk)
+            log(f"{network.label}, {name}: top-1 {report.top1:.1%}, top-{K} {report.topk:.1%}")
+    return result
+
+
+def render(result: dict[str, dict[str, tuple[float, float]]], rows: list[Network],
+           rows_by_set: dict[str, list[tuple[str, str]]], command: str, note: str = "") -> str:
+    """The markdown section: a heading, the table and its caption (what every row is)."""
+    names = list(rows_by_set)
+    head = "| network | " + " | ".join(f"{n} ({len(rows_by_set[n]):,} rows) top-1 | top-{K}" for n in names) + " |"
+    lines = ["## What the network buys", "", head, "|---|" + "---:|" * (2 * len(names))]
+    for network in rows:
+        cells = [f"{100 * v:.1f}" for n in names for v in result[network.label][n]]
+        lines.append(f"| {network.label} | " + " | ".join(cells) + " |")
+    caption = [f"`{command}`: the same word list, acceptance dictionary, search, reranking and confidence rule "
+               f"in every row (`suggest_many`, k={K}, as `typofix evaluate` scores), only the network changes. "
+               "Top-1 and top-5 in percent." + (f" {note}" if note else ""), ""]
+    caption += [f"{i}. **{network.label}**: {network.what}." for i, network in enumerate(rows, start=1)]
+    return "\n".join(lines + [""] + caption) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.network_value", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, help="also write the section into this file (atomically)")
+    parser.add_argument("--tiny-model", type=Path, help="the tiny network's checkpoint (default: train one now)")
+    parser.add_argument("--limit", type=int, help="at most this many rows per set (seeded sample)")
+    args = parser.parse_args(argv)
+    from typofix.atomic import atomic_path
+    from typofix.misspellings import read_misspellings
+
+    from bench.report import put_section
+    from bench.run import pin_to_one_core, sample_rows
+
+    pin_to_one_core()  # one thread for torch and onnxruntime: the machine is shared
+    rows_by_set = {Path(p).stem: sample_rows(read_misspellings(p), args.limit, SEED) for p in SETS}
+    log = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
+    with tempfile.TemporaryDirectory(prefix="typofix-tiny-") as folder:
+        tiny = args.tiny_model
+        note = f"The tiny network here is `{tiny}`, given, not trained in this run." if tiny else ""
+        if tiny is None:
+            tiny, seconds = train_tiny(Path(folder))
+            note = f"The tiny network trained for {seconds:.0f} s (wall, start-up included) in this run."
+            log(note)
+        rows = networks(tiny)
+        result = measure(rows_by_set, rows, log)
+    command = "python -m bench.network_value" + "".join(f" {a}" for a in (argv if argv is not None else sys.argv[1:]))
+    text = render(result, rows, rows_by_set, command, note)
+    print(text, end="")
+    if args.out is not None:
+        old = args.out.read_text(encoding="utf-8") if args.out.is_file() else ""
+        with atomic_path(args.out) as tmp:
+            tmp.write_text(put_section(old, SECTION, text), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
