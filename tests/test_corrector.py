@@ -174,7 +174,8 @@ def test_correcting_never_imports_lightning_or_hydra(slim, tiny_ckpt):
 def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckpt):
     from typofix.typos import osa_distance
 
-    wide = SMALL.with_(wide_margin=1e9)  # every word gets the wide pass, where two-edit candidates join
+    # Every word gets the wide pass, where two-edit candidates join; no sound-alikes (tests/test_phonetic.py).
+    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0)
     plain = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=0))
     more = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=3))
     lexicon = more.lexicon
