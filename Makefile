@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers network-value recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -78,6 +78,12 @@ bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell
 
 bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (skipped when absent) -> BENCHMARKS.md
 	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) --out BENCHMARKS.md --plots docs
+
+network-value: $(STAMP) ## what the network buys: the same search with no, an untrained, a tiny and the bundled network -> BENCHMARKS.md (~2 min)
+	$(BIN)/python -m bench.network_value --out BENCHMARKS.md
+
+recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 5 sound-alike candidates
+	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 5
 
 coverage: ## how many of each dev set's rows and distinct targets (data/eval) data/words.tsv lists, and which it lacks
 	$(PYTHON) data/build_words.py --coverage --out data/words.tsv

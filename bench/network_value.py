@@ -43,14 +43,15 @@ class Network:
 def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
     """The table's rows, from no network to the bundled one; `tiny_model` is the tiny network's checkpoint."""
     from typofix.corrector import Corrector
-    from typofix.decoding import DecodingSettings
+    from typofix.decoding import PRESETS, DecodingSettings
 
+    d, fast = DecodingSettings(), PRESETS["fast"]
     return [
         Network("no network", "no model (`Corrector` with no stepper): every typo's candidates are the wide "
-                "pass's neighbours, every listed word one edit away and the "
-                f"{DecodingSettings().two_edit_candidates} most frequent two edits away, and the typo itself, "
-                "ranked by the channel alone (prior, edit distance, first letter; log P_model counted as 0); "
-                "nothing proposes the greedy or beam candidates a network would", lambda: _with_stepper(None)),
+                f"pass's neighbours, every listed word one edit away, the {d.two_edit_candidates} most frequent two "
+                f"edits away and the {d.sound_candidates} that sound most like it, and the typo itself, ranked by "
+                "the channel alone (prior, edit distance, first letter; log P_model counted as 0); nothing "
+                "proposes the greedy or beam candidates a network would", lambda: _with_stepper(None)),
         Network("untrained network", "the bundled model's architecture and alphabet (64-dim character "
                 "embeddings, a 2-layer bidirectional LSTM encoder of 128 per direction, a 256 decoder, additive "
                 f"attention of 128) with its random initial weights (torch seed {seed}), never trained; default "
@@ -59,12 +60,14 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 "typos, seconds of CPU; 16-dim embeddings, a 2-layer encoder of 32 per direction, decoder 64, "
                 "attention 32), its last.ckpt; default settings, on torch", lambda: Corrector.load(tiny_model)),
         Network("bundled network, greedy only", "the bundled model (`typofix/models/default-int8.onnxz`, "
-                "onnxruntime) with the `fast` preset: the cheap pass only (greedy answer + the typo + 3 channel-shortlisted one-edit words), no wide pass",
+                "onnxruntime) with the `fast` preset: the cheap pass only (greedy answer + the typo + "
+                f"{fast.shortlist} channel-shortlisted one-edit words), no wide pass",
                 lambda: Corrector.load(fast=True)),
         Network("bundled network, wide beam (default)", "the same model with the default settings (what "
-                "`typofix correct` does): the cheap pass (greedy answer + the typo + 6 shortlisted one-edit "
-                "words), then for the words whose cheap answer is uncertain the wide pass: beam 12 + every "
-                "one-edit word + the 5 most frequent two-edit words", lambda: Corrector.load()),
+                "`typofix correct` does): the cheap pass (greedy answer + the typo + "
+                f"{d.shortlist} shortlisted one-edit words), then for the words whose cheap answer is uncertain "
+                f"the wide pass: beam {d.beam} + every one-edit word + the {d.two_edit_candidates} most frequent "
+                f"two-edit words + the {d.sound_candidates} best sound-alikes", lambda: Corrector.load()),
     ]
 
 
@@ -144,6 +147,8 @@ def main(argv=None) -> int:
     parser.add_argument("--tiny-model", type=Path, help="the tiny network's checkpoint (default: train one now)")
     parser.add_argument("--limit", type=int, help="at most this many rows per set (seeded sample)")
     args = parser.parse_args(argv)
+    if args.tiny_model is not None and not args.tiny_model.is_file():
+        parser.error(f"--tiny-model {args.tiny_model}: no such file")
     from typofix.atomic import atomic_path
     from typofix.misspellings import read_misspellings
 
