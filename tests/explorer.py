@@ -34,7 +34,8 @@ def served(*args: str, timeout: float = 120) -> Iterator[tuple[str, subprocess.P
     afterwards, and checked to stop cleanly."""
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     process = subprocess.Popen([sys.executable, "-m", "typofix", "serve", "--port", "0", *args],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                               preexec_fn=_like_a_terminal)
     try:
         line = process.stdout.readline()  # "typofix serve: http://127.0.0.1:PORT/ (...); Ctrl-C stops"
         if not line.startswith("typofix serve: http://"):
@@ -49,6 +50,13 @@ def served(*args: str, timeout: float = 120) -> Iterator[tuple[str, subprocess.P
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def _like_a_terminal() -> None:
+    """Ctrl-C reaches the server as it does in a terminal. A shell starts background jobs (`make test &`,
+    `nohup`) with SIGINT ignored, children inherit that, and Python then never turns SIGINT into
+    KeyboardInterrupt: the stop would wait out its timeout and fail although the server is fine."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _profile() -> tempfile.TemporaryDirectory:
