@@ -35,7 +35,9 @@ RAW = st.lists(st.one_of(st.binary(max_size=6),
 
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt) -> Corrector:
-    return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2))
+    # No context: in text a word's neighbours may rerank its candidates ("AS mn" -> "AS men" where `mn` alone is
+    # `man`), and these properties compare each word with its correction alone (context: tests/test_context.py).
+    return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2, context_weight=0.0))
 
 
 def assert_only_words_changed(text: str, fixed: str, corrector: Corrector) -> None:
