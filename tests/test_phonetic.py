@@ -72,5 +72,9 @@ def test_the_wide_pass_takes_sound_candidates(tiny_ckpt):
     # The ten best-sounding words that the one- and two-edit candidates do not already hold.
     alike = with_them.sound_index.near_many(["simerly"], 10, exclude=without._neighbours(["simerly"]))[0]
     assert "similarly" in added and added <= set(alike)
+    # A listed word is a real spelling even where no dictionary accepts it: no far-off sound-alikes for it.
+    assert "subdirectories" in with_them.lexicon and "subdirectory" in with_them.sound_index.near_many(
+        ["subdirectories"], 5)[0]
+    assert with_them._neighbours(["subdirectories"]) == without._neighbours(["subdirectories"])
     with pytest.raises(ValueError, match="sound_candidates"):
         DecodingSettings(sound_candidates=-1)
