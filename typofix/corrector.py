@@ -391,8 +391,8 @@ class Corrector:
     def _channel_alone(self, words: list[str]) -> dict[str, tuple[list[Candidate], Candidate]]:
         """`_search` with no network: each word's candidates are the wide pass's neighbours (every lexicon word
         one edit away, the `two_edit_candidates` most frequent two away, the `sound_candidates` sound-alikes) and
-        the typo itself, ranked by the channel alone (prior, edits, first letter; log P_model counts 0). The model-proposed candidates (greedy,
-        beam) are missing, since nothing proposes them."""
+        the typo itself, ranked by the channel alone (prior, edits, first letter; log P_model counts 0). The
+        model-proposed candidates (greedy, beam) are missing, since nothing proposes them."""
         result = {}
         for word, near in zip(words, self._neighbours(words)):
             near[word] = 0
