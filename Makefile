@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers network-value recall coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -81,6 +81,9 @@ bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default dat
 
 network-value: $(STAMP) ## what the network buys: the same search with no, an untrained, a tiny and the bundled network -> BENCHMARKS.md (~2 min)
 	$(BIN)/python -m bench.network_value --out BENCHMARKS.md
+
+startup: $(STAMP) ## start-up as users feel it: typofix correct on the PROSE text and on one word, index cache cold, warm and off
+	$(BIN)/python -m bench.startup --prose $(PROSE)
 
 recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 5 sound-alike candidates
 	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 5

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config):
+    """Word-list indexes (typofix.indexcache) go to a folder of this session, for the tests and every command
+    they run: never the user's ~/.cache, never an index left by an earlier run, and each built once a session."""
+    config.typofix_cache = tempfile.mkdtemp(prefix="typofix-test-cache-")
+    os.environ["TYPOFIX_CACHE_DIR"] = config.typofix_cache
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(getattr(config, "typofix_cache", ""), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from typofix.context import BigramModel
+from typofix.indexcache import cached
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex
 from typofix.phonetic import SoundIndex
@@ -118,6 +119,7 @@ class Corrector:
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
+        self._words_by_frequency: list[str] | None = None
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
@@ -133,8 +135,7 @@ class Corrector:
         if settings.use_lexicon:
             lexicon = Lexicon.from_tsv(lexicon_path)
             user_words = [w.lower() for w in user_words]
-            for word in user_words:  # a user's word can be a correction: give it a middling prior
-                lexicon.counts.setdefault(word, USER_WORD_COUNT)
+            lexicon.add_words(user_words, USER_WORD_COUNT)  # a user's word can be a correction: a middling prior
             accepted = AcceptedWords.load(accepted_path, extra=user_words)
         return cls(stepper, vocab, lexicon, settings, accepted)
 
@@ -174,7 +175,9 @@ class Corrector:
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then chosen per occurrence in its context.
-        words = {p.text.lower() for pieces in split for p in pieces if p.word and not self.is_accepted(p.text)}
+        written = {p.text for pieces in split for p in pieces if p.word}
+        to_correct = {word for word in written if not self.is_accepted(word)}  # each distinct word judged once
+        words = {word.lower() for word in to_correct}
         if len(self._candidates) + len(words) > _CACHE_SIZE:
             self._candidates.clear()  # bounded memory on endless streams
         k = CONTEXT_CANDIDATES if self.context is not None else 1
@@ -188,7 +191,7 @@ class Corrector:
         in_context = []  # (text, piece, candidates, left, right) of those whose neighbours may have a say
         for t, pieces in enumerate(split):
             for i, piece in enumerate(pieces):
-                if piece.word and not self.is_accepted(piece.text):
+                if piece.word and piece.text in to_correct:
                     ranked = self._candidates[piece.text.lower()]
                     chosen[t, i] = match_case(piece.text, ranked[0].word)
                     if self.context is not None and len(ranked) > 1:
@@ -364,14 +367,16 @@ class Corrector:
                     trace[word] = {"cheap": _traced(cands, near)}
 
             uncertain = [row for row, (word, cands) in enumerate(zip(chunk, ranked)) if self._uncertain(word, cands)]
-            if uncertain and s.beam > 1:
+            if uncertain and (s.beam > 1 or s.wide_margin > 0 or s.wide_min_edits):
                 rows = np.array(uncertain)
                 sub, sub_len = take_rows(encoded, rows), src_len[rows]
-                # The wide search looks for a better first candidate: whatever cannot beat the cheap pass's best
-                # is dropped (the rest of a top-k are the best of the candidates scored on the way).
-                floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
-                beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
-                                    constraint=self.constraint, encoded=sub, floor=floor if s.prune else None)
+                beams = [[] for _ in uncertain]
+                if s.beam > 1:  # beam 1: the wide pass is its neighbours alone, scored as a trie
+                    # The wide search looks for a better first candidate: whatever cannot beat the cheap pass's
+                    # best is dropped (the rest of a top-k are the best of the candidates scored on the way).
+                    floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
+                    beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
+                                        constraint=self.constraint, encoded=sub, floor=floor if s.prune else None)
                 more = []
                 for row, hyps, wide in zip(uncertain, beams, self._neighbours([chunk[r] for r in uncertain])):
                     for h in hyps:
@@ -453,31 +458,46 @@ class Corrector:
 
     @property
     def sound_index(self) -> SoundIndex:
-        """Built on the first wide pass that wants it (a few tenths of a second): words by their sound codes."""
+        """Words by their sound codes, for the first wide pass that wants them: from the index cache
+        (`typofix.indexcache`), or built (half a second for the bundled list) and saved there."""
         if self._sound_index is None:
-            self._sound_index = SoundIndex(self.lexicon.counts)
+            counts = self.lexicon.counts
+            self._sound_index = cached("sound", self.lexicon.digest, lambda: SoundIndex(counts),
+                                       lambda arrays: SoundIndex.from_arrays(counts, arrays))
         return self._sound_index
 
     @property
     def deletion_index(self) -> DeletionIndex:
-        """Built on the first wide pass (a few tenths of a second): the most frequent words two edits away."""
+        """The most frequent words two edits away, for the first wide pass: cached like `sound_index`."""
         if self._deletion_index is None:
-            self._deletion_index = DeletionIndex(self._by_frequency()[:TWO_EDIT_WORDS])
+            self._deletion_index = self._cached_deletions(f"two-edit-{TWO_EDIT_WORDS}", TWO_EDIT_WORDS, 2)
         return self._deletion_index
 
     @property
     def one_edit_index(self) -> DeletionIndex:
-        """Built on first use (0.2 s for the bundled list): every lexicon word one edit away, most frequent
-        first, ten times faster than generating every string one edit away and looking each up."""
+        """Every lexicon word one edit away, most frequent first (ten times faster than generating every string
+        one edit away and looking each up): cached like `sound_index` (half a second to build)."""
         if self._one_edit_index is None:
-            self._one_edit_index = DeletionIndex(self._by_frequency(), max_edits=1)
+            self._one_edit_index = self._cached_deletions("one-edit", len(self.lexicon), 1)
         return self._one_edit_index
 
+    def _cached_deletions(self, name: str, size: int, max_edits: int) -> DeletionIndex:
+        """The deletion index of the `size` most frequent words, from the index cache or built (and saved)."""
+        words = self._by_frequency()[:size]
+        return cached(name, self.lexicon.digest, lambda: DeletionIndex(words, max_edits),
+                      lambda arrays: DeletionIndex.from_arrays(words, arrays))
+
     def _by_frequency(self) -> list[str]:
-        counts = self.lexicon.counts
-        words = list(counts)  # the bundled list is already most frequent first; a user's words are not
-        order = np.argsort(-np.array([counts[w] for w in words], dtype=np.int64), kind="stable")
-        return [words[i] for i in order.tolist()]
+        """The lexicon's words, most frequent first (ties in list order); worked out once."""
+        if self._words_by_frequency is None:
+            counts = self.lexicon.counts
+            words = list(counts)
+            frequency = np.fromiter(counts.values(), dtype=np.int64, count=len(words))
+            if np.all(frequency[1:] <= frequency[:-1]):  # the bundled list is in this order; a user's words are not
+                self._words_by_frequency = words
+            else:
+                self._words_by_frequency = [words[i] for i in np.argsort(-frequency, kind="stable").tolist()]
+        return self._words_by_frequency
 
     def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
         """The candidates for `typo` best first by the noisy channel (`search.channel_score`). An empty output

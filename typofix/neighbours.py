@@ -62,14 +62,29 @@ class DeletionIndex:
     module docstring). `words` must be ordered most frequent first: that order is the ranking."""
 
     def __init__(self, words: list[str], max_edits: int = 2):
-        self.words, self.max_edits = words, max_edits
         hashes, rows = deletion_hashes(words, max_edits)
         # One sort of plain integers instead of an argsort (twice as fast, and building is start-up time): the
         # word's row goes in the low bits of its hash. The hash keeps 64 - bits bits, so two strings may share
         # one; a match is only a candidate, and `near_many` checks every candidate's real distance anyway.
-        self._bits = np.uint64(max(1, (len(words) - 1).bit_length()))
-        packed = np.sort((hashes >> self._bits << self._bits) | rows.astype(np.uint64))
-        self._hashes, self._rows = packed >> self._bits, (packed & ((np.uint64(1) << self._bits) - np.uint64(1)))
+        bits = np.uint64(_row_bits(words))
+        packed = np.sort((hashes >> bits << bits) | rows.astype(np.uint64))
+        self._set(words, max_edits, packed >> bits, (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.uint32))
+
+    @classmethod
+    def from_arrays(cls, words: list[str], arrays) -> "DeletionIndex":
+        """The index whose `arrays()` these are, for the same `words`, without hashing a deletion."""
+        index = cls.__new__(cls)
+        index._set(words, int(arrays["max_edits"][0]), arrays["hashes"], arrays["rows"])
+        return index
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index as named numpy arrays (for `typofix.indexcache`)."""
+        return {"hashes": self._hashes, "rows": self._rows, "max_edits": np.array([self.max_edits])}
+
+    def _set(self, words: list[str], max_edits: int, hashes: np.ndarray, rows: np.ndarray) -> None:
+        # hashes: every deletion's hash without its low `_bits` bits, sorted; rows: the word each belongs to
+        self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
+        self._bits = np.uint64(_row_bits(words))
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
         """Up to `n` listed words at most `max_edits` (1 or 2) optimal-string-alignment edits from `typo`, most
@@ -96,10 +111,17 @@ class DeletionIndex:
                 matches.setdefault(who, []).append(self._rows[a:b])
         for who, parts in matches.items():
             typo, skip, found = typos[todo[who]], exclude[todo[who]], result[todo[who]]
-            for row in np.unique(np.concatenate(parts).astype(np.int64)).tolist():  # sorted: most frequent first
+            # Sorted rows are most frequent first. (Not np.unique: its first call imports numpy.ma, 30 ms of a
+            # command's start-up.)
+            for row in sorted(set(np.concatenate(parts).tolist())):
                 word = self.words[row]
                 if word != typo and word not in skip and osa_distance(typo, word) <= max_edits:
                     found.append(word)
                     if len(found) == n:
                         break
         return result
+
+
+def _row_bits(words: list[str]) -> int:
+    """Low bits of a packed entry that hold the word's row."""
+    return max(1, (len(words) - 1).bit_length())

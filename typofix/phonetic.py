@@ -35,30 +35,59 @@ _NOT_LETTER = re.compile("[^a-z]")
 
 def sound_codes(word: str) -> tuple[str, str]:
     """(Metaphone, Soundex) of the letters of `word`; ("", "") when it has none."""
-    letters = _NOT_LETTER.sub("", word.lower())
+    # Most words are plain lowercase letters already: the regex is for the rest (a third of the cost otherwise).
+    letters = word if word.isascii() and word.isalpha() and word.islower() else _NOT_LETTER.sub("", word.lower())
     return (jellyfish.metaphone(letters), jellyfish.soundex(letters)) if letters else ("", "")
 
 
 class SoundIndex:
-    """The listed words that sound most like a typo (see the module docstring), from `counts` (word -> count)."""
+    """The listed words that sound most like a typo (see the module docstring), from `counts` (word -> count).
+
+    Everything it holds is numpy arrays (`arrays`, `from_arrays`), so `typofix.indexcache` can keep it on disk
+    and a later run loads it instead of computing 250,000 sound codes."""
 
     def __init__(self, counts: dict[str, int]):
-        self.words = [w for w in counts if _NOT_LETTER.sub("", w)]
-        self._log_count = np.log10(np.maximum(np.array([counts[w] for w in self.words], dtype=np.float64), 1.0))
-        self._length = np.array([len(w) for w in self.words])
-        codes = [sound_codes(w) for w in self.words]
+        words = list(counts)
+        codes = [sound_codes(w) for w in words]
+        rows = [row for row, (_, soundex) in enumerate(codes) if soundex]  # words with a letter
+        metaphones, soundexes = [codes[r][0] for r in rows], [codes[r][1] for r in rows]
+        self._set(words, {
+            "rows": np.array(rows, dtype=np.int64),  # (N,) each indexed word's row in `counts`
+            "log_count": np.log10(np.maximum(np.array([counts[words[r]] for r in rows], dtype=np.float64), 1.0)),
+            "metaphone": np.array(metaphones, dtype=str),  # (N,) each word's codes
+            **_CodeGroups.build(metaphones).arrays("metaphone"),
+            **_CodeGroups.build(soundexes).arrays("soundex"),
+        })
+
+    @classmethod
+    def from_arrays(cls, counts: dict[str, int], arrays) -> "SoundIndex":
+        """The index whose `arrays()` these are, for the same `counts`, without computing a sound code."""
+        index = cls.__new__(cls)
+        index._set(list(counts), arrays)
+        # The codes were computed by jellyfish, which may have changed since: recompute a sample (ValueError
+        # tells the cache to build afresh).
+        sample = np.linspace(0, len(index.words) - 1, num=min(64, len(index.words)), dtype=np.int64).tolist()
+        if any(sound_codes(index.words[i])[0] != index._metaphone[i] for i in sample):
+            raise ValueError("sound codes differ from this jellyfish's")
+        return index
+
+    def _set(self, words: list[str], arrays) -> None:
+        self._arrays = {name: arrays[name] for name in _ARRAYS}
+        self.words = [words[r] for r in self._arrays["rows"].tolist()]
+        self._log_count = self._arrays["log_count"]
+        self._length = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
         # Object arrays: a pool of a few hundred words is picked out in one fancy index, not a Python loop.
         self._words = np.array(self.words, dtype=object)
-        self._metaphone = np.array([m for m, _ in codes], dtype=object)
-        self._by_metaphone = _rows_by(m for m, _ in codes)
-        self._by_soundex = _rows_by(s for _, s in codes)
-        # Metaphone codes one edit apart share a code with one letter (or none) deleted (SymSpell's idea): a
-        # dict from each such deletion to the codes that reach it. Codes are short (a few letters), so this is
-        # small, and a lookup is a handful of dict reads (a hashed array index costs more at this size).
-        self._by_deletion: dict[str, list[str]] = {}
-        for metaphone in self._by_metaphone:
-            for variant in _deletions(metaphone):
-                self._by_deletion.setdefault(variant, []).append(metaphone)
+        self._metaphone = self._arrays["metaphone"].astype(object)
+        self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
+        self._by_soundex = _CodeGroups.from_arrays(self._arrays, "soundex")
+        # The letters Metaphone writes: the codes one edit from a typo's are among the strings one deletion,
+        # substitution or insertion of these away (a few hundred, looked up at once).
+        self._code_letters = sorted(set("".join(self._by_metaphone.codes.tolist())))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index as named numpy arrays (no Python objects: they save and load without pickle)."""
+        return dict(self._arrays)
 
     def near_many(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words that sound like each typo, best first, without the typo itself and the words
@@ -66,17 +95,21 @@ class SoundIndex:
         exclude = exclude if exclude is not None else [()] * len(typos)
         return [self._near(typo, n, skip) for typo, skip in zip(typos, exclude)]
 
-    def _close_codes(self, metaphone: str) -> set[str]:
-        """The listed Metaphone codes at most one edit from `metaphone`."""
-        shared = {code for variant in _deletions(metaphone) for code in self._by_deletion.get(variant, ())}
-        return {code for code in shared if Levenshtein.distance(metaphone, code, score_cutoff=1) <= 1}
+    def _close_codes(self, metaphone: str) -> list[str]:
+        """`metaphone` and every string one (Levenshtein) edit from it over the letters of the listed codes."""
+        splits = [(metaphone[:i], metaphone[i:]) for i in range(len(metaphone) + 1)]
+        variants = {metaphone, *(a + b[1:] for a, b in splits if b)}
+        variants.update(a + c + b[1:] for a, b in splits if b for c in self._code_letters)
+        variants.update(a + c + b for a, b in splits for c in self._code_letters)
+        return list(variants)
 
     def _near(self, typo: str, n: int, skip) -> list[str]:
         metaphone, soundex = sound_codes(typo)
         if n <= 0 or not metaphone:
             return []
-        groups = [self._by_metaphone[code] for code in self._close_codes(metaphone)]
-        rows = np.unique(np.concatenate([self._by_soundex.get(soundex, _NONE), *groups]))
+        rows = np.sort(np.concatenate([self._by_metaphone.rows(self._close_codes(metaphone)),
+                                       self._by_soundex.rows([soundex])]))
+        rows = rows[np.diff(rows, prepend=-1) != 0]  # each once (np.unique would import numpy.ma: 30 ms)
         rows = rows[np.abs(self._length[rows] - len(typo)) <= MAX_LENGTH_GAP]
         if not len(rows):
             return []
@@ -93,14 +126,39 @@ class SoundIndex:
         return found
 
 
-def _rows_by(codes) -> dict[str, np.ndarray]:
-    """code -> the rows (word indexes) that have it."""
-    rows: dict[str, list[int]] = {}
-    for row, code in enumerate(codes):
-        rows.setdefault(code, []).append(row)
-    return {code: np.array(found, dtype=np.int64) for code, found in rows.items()}
+class _CodeGroups:
+    """Rows grouped by a code: the distinct codes sorted (`codes`), and the rows of codes[i] at
+    order[starts[i]:starts[i + 1]]. Looked up by binary search, many codes at once (a dict of 60,000 codes
+    would cost more to build than all the lookups of a long text)."""
+
+    def __init__(self, codes: np.ndarray, order: np.ndarray, starts: np.ndarray):
+        self.codes, self.order, self.starts = codes, order, starts
+
+    @classmethod
+    def build(cls, codes: list[str]) -> "_CodeGroups":
+        ordered = np.array(codes, dtype=str)
+        order = np.argsort(ordered, kind="stable")
+        ordered = ordered[order]
+        first = np.concatenate([[True], ordered[1:] != ordered[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
+        starts = np.flatnonzero(first)
+        return cls(ordered[starts], order, np.append(starts, len(codes)))
+
+    @classmethod
+    def from_arrays(cls, arrays, name: str) -> "_CodeGroups":
+        return cls(arrays[f"{name}_codes"], arrays[f"{name}_order"], arrays[f"{name}_starts"])
+
+    def arrays(self, name: str) -> dict[str, np.ndarray]:
+        return {f"{name}_codes": self.codes, f"{name}_order": self.order, f"{name}_starts": self.starts}
+
+    def rows(self, codes: list[str]) -> np.ndarray:
+        """The rows of every one of `codes` that is listed, concatenated."""
+        if not len(self.codes):
+            return _NONE
+        wanted = np.array(codes, dtype=str)
+        at = np.minimum(np.searchsorted(self.codes, wanted), len(self.codes) - 1)
+        found = at[self.codes[at] == wanted].tolist()
+        return np.concatenate([self.order[self.starts[i]:self.starts[i + 1]] for i in found] or [_NONE])
 
 
-def _deletions(code: str) -> set[str]:
-    """`code` and every string one deletion from it."""
-    return {code, *(code[:i] + code[i + 1:] for i in range(len(code)))}
+_ARRAYS = ("rows", "log_count", "metaphone", "metaphone_codes", "metaphone_order", "metaphone_starts",
+           "soundex_codes", "soundex_order", "soundex_starts")

@@ -14,6 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
+from typofix.indexcache import cached
 from typofix.lexicon import Lexicon, PrefixTrie
 from typofix.typos import osa_distance
 
@@ -105,7 +106,7 @@ class LexiconConstraint:
         """(N, V) bool: which ids may follow each of the N hypotheses' prefixes."""
         nodes = np.asarray(nodes, dtype=np.int64)
         rows = self._row_of[nodes]
-        for node in np.unique(nodes[rows < 0]).tolist():  # first: a new row may grow (replace) the table
+        for node in sorted(set(nodes[rows < 0].tolist())):  # first: a new row may grow (replace) the table
             self._build_row(node)
         return self._masks[self._row_of[nodes]]
 
@@ -124,34 +125,57 @@ class LexiconConstraint:
         return np.where(child >= 0, best, -np.inf)
 
     def _subtree_tables(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per trie node: the most decoder steps of any word through it (its length + EOS) and the weighted
-        log prior of the most frequent of those words. Built once, the first time `bound` is asked."""
-        trie = self.trie
-        ends = np.flatnonzero(trie.is_word)  # word ends in sorted-word order: ids grow as the sorted words go in
+        """Per trie node: the most decoder steps of any word through it and the weighted log prior of the most
+        frequent of those words (`SubtreeBounds`, from the index cache when the lexicon has one)."""
+        if self.lexicon is None:
+            bounds = SubtreeBounds.build(self.trie, None)
+        else:
+            lexicon, trie = self.lexicon, self.trie
+            bounds = cached("subtree", lexicon.digest, lambda: SubtreeBounds.build(trie, lexicon),
+                            SubtreeBounds.from_arrays)
+        return bounds.steps, (self.prior_weight * bounds.log_prior).astype(np.float32)
+
+    def advance(self, nodes: list[int], ids: list[int]) -> list[int]:
+        """The node after writing `ids[i]` at `nodes[i]` (never EOS: a finished hypothesis leaves the beam)."""
+        return self.trie.child(np.array(nodes), self._code_points[np.asarray(ids, dtype=np.int64)]).tolist()
+
+
+class SubtreeBounds:
+    """Per trie node, over the words below it (itself included): `steps`, the most decoder steps any of them
+    takes (its length + EOS), and `log_prior`, the best `Lexicon.log_prior` (0 without a lexicon). Node ids
+    grow as the sorted words go in, so a parent's id is smaller than its children's."""
+
+    def __init__(self, steps: np.ndarray, log_prior: np.ndarray):
+        self.steps, self.log_prior = steps, log_prior  # (nodes,) int64, float64
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "SubtreeBounds":
+        return cls(arrays["steps"], arrays["log_prior"])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"steps": self.steps, "log_prior": self.log_prior}
+
+    @classmethod
+    def build(cls, trie: PrefixTrie, lexicon: Lexicon | None) -> "SubtreeBounds":
+        ends = np.flatnonzero(trie.is_word)  # word ends in sorted-word order
         depth = np.zeros(len(trie), dtype=np.int64)
-        for _ in range(int(max(map(len, self.lexicon.counts))) if self.lexicon is not None else 64):
+        for _ in range(int(max(map(len, lexicon.counts))) if lexicon is not None else 64):
             depth[1:] = depth[trie.parent[1:]] + 1  # one more level right per pass (a parent's id is smaller)
         steps = np.full(len(trie), -1, dtype=np.int64)
         steps[ends] = depth[ends] + 1
         prior = np.full(len(trie), -np.inf)
-        if self.lexicon is not None:
-            counts = self.lexicon.counts
+        if lexicon is not None:
+            counts = lexicon.counts
             words = sorted(counts)
-            # `Lexicon.log_prior` of every word at once.
-            log_prior = np.log((np.array([counts[w] for w in words], dtype=np.float64) + 1)
-                               / (self.lexicon.total + len(counts)))
-            prior[ends] = self.prior_weight * log_prior
+            prior[ends] = np.log((np.array([counts[w] for w in words], dtype=np.float64) + 1)
+                                 / (lexicon.total + len(counts)))  # `Lexicon.log_prior` of every word at once
         else:
             prior[ends] = 0.0
         for level in range(int(depth.max()), 0, -1):  # children before parents: a subtree's best reaches its root
             at = np.flatnonzero(depth == level)
             np.maximum.at(steps, trie.parent[at], steps[at])
             np.maximum.at(prior, trie.parent[at], prior[at])
-        return steps, prior.astype(np.float32)
-
-    def advance(self, nodes: list[int], ids: list[int]) -> list[int]:
-        """The node after writing `ids[i]` at `nodes[i]` (never EOS: a finished hypothesis leaves the beam)."""
-        return self.trie.child(np.array(nodes), self._code_points[np.asarray(ids, dtype=np.int64)]).tolist()
+        return cls(steps, prior)
 
 
 def _expand(arrays: Arrays, words: np.ndarray, beam: int) -> Arrays:

@@ -18,6 +18,7 @@ surrogate (a byte that was not valid UTF-8, read with errors="surrogateescape"):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 MAX_WORD_LEN = 30
@@ -69,13 +70,14 @@ def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = Tru
     docstring); False hands them to the model like any other word."""
     pieces: list[Piece] = []
     end = 0
+    bad_bytes = leave_special and _SURROGATES.search(text) is not None  # one scan, not two matches a word
     for match in (_TOKEN_SPECIAL if leave_special else _TOKEN).finditer(text):
         if match.start() > end:
             pieces.append(Piece(text[end:match.start()], False))
         token = match.group()
         if match.lastgroup != "word" or len(token) > max_len:
             pieces.append(Piece(token, False))
-        elif leave_special and (_touches_bad_byte(text, match.start(), match.end())
+        elif leave_special and ((bad_bytes and _touches_bad_byte(text, match.start(), match.end()))
                                 or (_INITIAL.fullmatch(token) and text.startswith(".", match.end()))):
             pieces.append(Piece(token, False))
         else:
@@ -114,12 +116,13 @@ def _touches_bad_byte(text: str, start: int, end: int) -> bool:
     return bool(_SURROGATES.match(text, end) or (start and _SURROGATES.match(text, start - 1)))
 
 
-def _word_pieces(token: str, max_len: int, leave_special: bool) -> list[Piece]:
+@lru_cache(maxsize=1 << 16)  # text repeats its words: a page of 20,000 words has a few thousand distinct ones
+def _word_pieces(token: str, max_len: int, leave_special: bool) -> tuple[Piece, ...]:
     """A word token (letters and digits joined by apostrophes or hyphens) as pieces: each hyphen part is
     corrected on its own; the whole token is left alone when any part is not an ordinary ASCII word. An
     acronym or numeral part is left alone without spoiling the rest (FBI-approved, FBI's)."""
     if _ASCII_WORD.fullmatch(token):  # the common case, one plain word
-        return [Piece(token, _to_correct(token, max_len, leave_special))]
+        return (Piece(token, _to_correct(token, max_len, leave_special)),)
     parts = re.split(r"(-)", token)  # keeps the hyphens: ["well", "-", "knwon"]
     pieces = []
     for part in parts:
@@ -129,11 +132,11 @@ def _word_pieces(token: str, max_len: int, leave_special: bool) -> list[Piece]:
         clitic = None if part.lower().replace("\u2019", "'") in _WHOLE_CONTRACTIONS else _CLITIC.search(part)
         stem = part[:clitic.start()] if clitic else part
         if not _correctable(stem, max_len) and not _known_shape(stem):
-            return [Piece(token, False)]
+            return (Piece(token, False),)
         pieces.append(Piece(stem, _to_correct(stem, max_len, leave_special)))
         if clitic:
             pieces.append(Piece(clitic.group(), False))
-    return pieces
+    return tuple(pieces)
 
 
 def _correctable(word: str, max_len: int) -> bool:

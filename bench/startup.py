@@ -1,0 +1,86 @@
+"""Start-up as users feel it: `typofix correct` on the dev prose and on one word, timed whole (process start,
+imports, loading, correcting, output), with the index cache (`typofix.indexcache`) cold, warm and off.
+
+Usage (from the repository root; ``make startup`` calls this)::
+
+    python -m bench.startup [--prose DIR] [--repeat N] [--options ...]
+
+* cold: an empty cache folder, as on the first run after installing or editing the word list (that run
+  builds and saves the indexes);
+* warm: the folder the cold run filled, as on every later run;
+* off: ``TYPOFIX_CACHE_DIR=`` (empty), every index built in memory on every run.
+
+One CPU core (``sched_setaffinity``, inherited by the child processes); each cell is the median of ``--repeat``
+runs (a cold run gets a fresh empty folder each time). Words/s counts the prose's white-space tokens, as
+``bench.prose`` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ONE_WORD = "recieve"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.startup", description=__doc__.split("\n")[0])
+    parser.add_argument("--prose", type=Path, default=Path("../shared/eval/prose"), help="folder with typos.txt")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per cell (the median is shown)")
+    parser.add_argument("--options", nargs="*", default=[], help="options of `typofix correct` (e.g. --fast)")
+    args = parser.parse_args(argv)
+    typos = args.prose / "typos.txt"
+    if not typos.is_file():
+        print(f"error: {typos} not found (--prose names the folder of the dev prose)", file=sys.stderr)
+        return 2
+    if args.repeat < 1:
+        print("error: --repeat must be at least 1", file=sys.stderr)
+        return 2
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    words = len(typos.read_text(encoding="utf-8").split())
+    program = [sys.executable, "-m", "typofix", "correct", *args.options]
+    print(f"`typofix correct {' '.join(args.options)}` on {typos} ({words:,} words) and on one word "
+          f"({ONE_WORD}); one core, median of {args.repeat} runs\n")
+    print("| index cache | prose: seconds | prose: words/s | one word: seconds |")
+    print("|---|---:|---:|---:|")
+    with tempfile.TemporaryDirectory(prefix="typofix-startup-") as scratch:
+        warm = Path(scratch) / "warm"
+        cases = {"cold (first run)": lambda i: Path(scratch) / f"cold-{i}", "warm (later runs)": lambda i: warm,
+                 "off": lambda i: ""}
+        subprocess.run([*program, "--file", str(typos)], env=_env(warm), capture_output=True, check=True)
+        for name, folder in cases.items():
+            prose, word = [], []
+            for i in range(args.repeat):
+                cold = name.startswith("cold")
+                prose.append(_timed([*program, "--file", str(typos)], folder(2 * i) if cold else folder(i)))
+                word.append(_timed([*program, ONE_WORD], folder(2 * i + 1) if cold else folder(i)))
+            seconds = statistics.median(prose)
+            print(f"| {name} | {seconds:.2f} | {words / seconds:,.0f} | {statistics.median(word):.2f} |")
+            for i in range(2 * args.repeat):
+                shutil.rmtree(Path(scratch) / f"cold-{i}", ignore_errors=True)
+    return 0
+
+
+def _env(cache) -> dict[str, str]:
+    return {**os.environ, "TYPOFIX_CACHE_DIR": str(cache)}
+
+
+def _timed(command: list[str], cache) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, env=_env(cache), capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"error: {' '.join(command)} exited with {done.returncode}: {done.stderr.strip()[-300:]}")
+    return seconds
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""The index cache (typofix.indexcache): a saved index loads as the index that was built, answers the same, and
+is never stale; a damaged, unwritable or turned-off cache costs time, never a wrong answer or an error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from typofix.indexcache import MAX_INDEXES, cached, strings, text_array
+from typofix.lexicon import Lexicon, PrefixTrie
+from typofix.neighbours import DeletionIndex
+from typofix.phonetic import SoundIndex
+from typofix.search import SubtreeBounds
+
+TYPOS = ["teh", "recieve", "wrod", "aboute", "simerly", "xyzzy", "a", "langauge"]
+
+
+@pytest.fixture(scope="module")
+def words():
+    """The 5,000 most frequent words of the bundled list, most frequent first."""
+    return Lexicon(dict(list(Lexicon.from_tsv().counts.items())[:5000]))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(folder))
+    return folder
+
+
+class Builds:
+    """`build` for `cached`, counting how often it ran."""
+
+    def __init__(self, make):
+        self.make, self.count = make, 0
+
+    def __call__(self):
+        self.count += 1
+        return self.make()
+
+
+def _answers(kind: str, index) -> list:
+    if kind == "trie":
+        return [sorted(index.within(t, 2)) for t in TYPOS]
+    if kind == "deletions":
+        return index.near_many(TYPOS, 50, 2)
+    if kind == "sound":
+        return index.near_many(TYPOS, 10)
+    return [index.steps.tolist(), index.log_prior.tolist()]
+
+
+def _kinds(lexicon: Lexicon):
+    counts, ranked = lexicon.counts, list(lexicon.counts)
+    return {
+        "trie": (lambda: PrefixTrie(counts), PrefixTrie.from_arrays),
+        "deletions": (lambda: DeletionIndex(ranked), lambda a: DeletionIndex.from_arrays(ranked, a)),
+        "sound": (lambda: SoundIndex(counts), lambda a: SoundIndex.from_arrays(counts, a)),
+        "subtree": (lambda: SubtreeBounds.build(PrefixTrie(counts), lexicon), SubtreeBounds.from_arrays),
+    }
+
+
+@pytest.mark.parametrize("kind", ["trie", "deletions", "sound", "subtree"])
+def test_a_saved_index_answers_as_the_built_one(cache, words, kind):
+    make, load = _kinds(words)[kind]
+    builds = Builds(make)
+    built = cached(kind, words.digest, builds, load)
+    loaded = cached(kind, words.digest, builds, load)
+    assert builds.count == 1 and len(list(cache.iterdir())) == 1  # the second came from the cache
+    assert loaded is not built and _answers(kind, loaded) == _answers(kind, built)
+    for name, array in built.arrays().items():
+        assert np.array_equal(loaded.arrays()[name], array), name
+
+
+def test_another_word_list_or_user_words_never_meet_a_stale_index(cache, words):
+    first = cached("trie", words.digest, lambda: PrefixTrie(words.counts), PrefixTrie.from_arrays)
+    more = Lexicon(dict(words.counts))
+    more.add_words(["zzyzxq"], 100)
+    assert more.digest != words.digest
+    second = cached("trie", more.digest, lambda: PrefixTrie(more.counts), PrefixTrie.from_arrays)
+    assert second.walk("zzyzxq") >= 0 and first.walk("zzyzxq") < 0
+    assert len(list(cache.iterdir())) == 2
+
+
+def test_the_word_list_itself_comes_back_in_order(cache, tmp_path):
+    path = tmp_path / "words.tsv"
+    path.write_text("the\t50\nteh\t3\nand\t40\n")
+    assert list(Lexicon.from_tsv(path).counts.items()) == [("the", 50), ("teh", 3), ("and", 40)]
+    again = Lexicon.from_tsv(path)  # from the cache now
+    assert list(again.counts.items()) == [("the", 50), ("teh", 3), ("and", 40)] and again.total == 93
+    path.write_text("the\t50\nand\t40\n")  # an edited list is read afresh
+    assert list(Lexicon.from_tsv(path).counts) == ["the", "and"]
+    assert Lexicon.from_tsv(path, min_count=45).counts == {"the": 50}
+
+
+def test_a_damaged_index_is_rebuilt(cache, words):
+    make, load = _kinds(words)["deletions"]
+    want = _answers("deletions", cached("one", words.digest, make, load))
+    (saved,) = cache.iterdir()
+    (saved / "hashes.npy").write_bytes(b"not an array")
+    builds = Builds(make)
+    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1
+    (saved / "rows.npy").unlink()  # one array missing
+    builds = Builds(make)
+    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1
+
+
+def test_sound_codes_from_another_jellyfish_are_rebuilt(cache, words):
+    make, load = _kinds(words)["sound"]
+    want = _answers("sound", cached("sound", words.digest, make, load))
+    (saved,) = cache.iterdir()
+    codes = np.load(saved / "metaphone.npy")
+    np.save(saved / "metaphone.npy", np.char.add("Q", codes))  # as if Metaphone had changed
+    builds = Builds(make)
+    assert _answers("sound", cached("sound", words.digest, builds, load)) == want and builds.count == 1
+
+
+def test_no_cache_or_an_unwritable_one_only_costs_time(tmp_path, monkeypatch, words):
+    make, load = _kinds(words)["trie"]
+    want = _answers("trie", make())
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", "")  # turned off
+    builds = Builds(make)
+    for _ in range(2):
+        assert _answers("trie", cached("trie", words.digest, builds, load)) == want
+    assert builds.count == 2
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(blocker / "cache"))
+    assert _answers("trie", cached("trie", words.digest, make, load)) == want
+    assert blocker.read_text() == "not a folder"
+
+
+def test_only_the_most_recently_used_indexes_are_kept(cache):
+    small = Lexicon({"cat": 3, "dog": 2})
+    for i in range(MAX_INDEXES + 3):
+        cached(f"trie{i:02d}", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)
+        os.utime(next(cache.glob(f"trie{i:02d}-*")), (1_000_000 + i, 1_000_000 + i))  # distinct ages
+    cached("trie00", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)  # used again
+    names = sorted(p.name.split("-")[0] for p in cache.iterdir())
+    assert len(names) == MAX_INDEXES and "trie00" in names and "trie01" not in names
+    assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temporary folders left
+
+
+def test_text_arrays_round_trip():
+    for texts in (["a", "b\u00e9", "", "cd"], [], ["x"]):
+        assert strings(text_array(texts)) == texts
+
+
+def test_the_cli_corrects_alike_with_a_cold_a_warm_and_no_cache(tmp_path):
+    text = tmp_path / "in.txt"
+    text.write_text("Teh quick brwon fox jumpd over the lazzy dog.\nWe recieved a letter about langauge.\n")
+    outputs = []
+    for setting in (str(tmp_path / "c"), str(tmp_path / "c"), ""):
+        env = {**os.environ, "TYPOFIX_CACHE_DIR": setting}
+        done = subprocess.run([sys.executable, "-m", "typofix", "correct", "--file", str(text)], env=env,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert "The quick brown fox" in outputs[0] and "received" in outputs[0]
+    assert len(list((tmp_path / "c").iterdir())) >= 3  # words, trie, one-edit at least
