@@ -14,8 +14,9 @@ with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Confi
 2. + the stop bound: wide-beam hypotheses that cannot beat the cheap answer are dropped;
 3. + the gate: the wide search only for words whose cheap answer is uncertain;
 4. + the int8 model;
-5. + beam 12 instead of 24 (the default);
-6. the fast preset (cheap pass only).
+5. + beam 12 instead of 24;
+6. + no beam search in the wide pass, its neighbours alone (beam 1: the default);
+7. the fast preset (cheap pass only).
 
 `trie_vs_separate` times scoring the same candidate lists both ways (`search.forced_hypotheses` row by row with
 its own encoding, against `search.trie_hypotheses`).
@@ -43,7 +44,8 @@ def configurations():
     gated = base.with_(prune=True, wide_margin=DecodingSettings().wide_margin)
     yield "+ gate: wide only where the cheap answer is uncertain", bundled_onnx_path(), gated
     yield "+ int8 model", bundled_int8_path(), gated
-    yield "+ beam 12 (default)", bundled_int8_path(), DecodingSettings()
+    yield "+ beam 12", bundled_int8_path(), DecodingSettings(beam=12)
+    yield "+ wide pass without beam search (beam 1, default)", bundled_int8_path(), DecodingSettings()
     yield "fast preset (cheap pass only)", bundled_int8_path(), DecodingSettings.preset("fast")
 
 

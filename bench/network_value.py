@@ -1,5 +1,5 @@
 """What the network buys: the same candidates, search and reranking with no network, an untrained one, a tiny
-one and the bundled one (greedy only, then the wide beam), top-1 and top-5 on the dev sets.
+one and the bundled one (greedy only, then the default wide pass), top-1 and top-5 on the dev sets.
 
 Usage (from the repository root)::
 
@@ -63,11 +63,12 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 "onnxruntime) with the `fast` preset: the cheap pass only (greedy answer + the typo + "
                 f"{fast.shortlist} channel-shortlisted one-edit words), no wide pass",
                 lambda: Corrector.load(fast=True)),
-        Network("bundled network, wide beam (default)", "the same model with the default settings (what "
+        Network("bundled network, wide pass (default)", "the same model with the default settings (what "
                 "`typofix correct` does): the cheap pass (greedy answer + the typo + "
                 f"{d.shortlist} shortlisted one-edit words), then for the words whose cheap answer is uncertain "
-                f"the wide pass: beam {d.beam} + every one-edit word + the {d.two_edit_candidates} most frequent "
-                f"two-edit words + the {d.sound_candidates} best sound-alikes", lambda: Corrector.load()),
+                f"the wide pass: {f'beam {d.beam} + ' if d.beam > 1 else ''}every one-edit word + the "
+                f"{d.two_edit_candidates} most frequent two-edit words + the {d.sound_candidates} best "
+                "sound-alikes, all scored by the model", lambda: Corrector.load()),
     ]
 
 

@@ -175,10 +175,13 @@ def _prose_section(run: Run) -> str:
         "Everything else in the text stays as it is.",
         f"- **words/s**: words of the text per second of wall time of the whole run, **start-up included**, on "
         f"the one pinned core ({run.machine.get('timing rule', '?')}): for typofix, Aspell and Hunspell the "
-        "child process from start to exit (for typofix: Python, imports, model and word lists, then the text); "
+        "child process from start to exit (for typofix: Python, imports, the model, the word lists and their "
+        "indexes, loaded from typofix's index cache as on any run after the first, then the text; `make startup` "
+        "times the first run too, which builds the indexes); "
         "for SymSpell and the Norvig-style corrector, building their dictionary and correcting the text inside "
         "the benchmark process (the Python import of the package not counted). Before it is timed, each "
-        "checker runs once on a single word, untimed, so that all start with their files in the page cache. "
+        "checker runs once on a single word (typofix: a short sentence of typos), untimed, so that all start with "
+        "their files in the page cache. "
         "One measurement each. CPU s counts this process and the child process it waited for.",
         "- **Bold**: best value of the column (most fixed, fewest broken, fastest).",
         "",

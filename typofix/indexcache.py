@@ -75,7 +75,8 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
         for file in os.listdir(path):
             if file.endswith(".npy"):
                 try:
-                    arrays[file[:-4]] = np.load(path / file, mmap_mode="r", allow_pickle=False)
+                    # As a plain ndarray over the mapping: a np.memmap pays a Python call on every slice.
+                    arrays[file[:-4]] = np.load(path / file, mmap_mode="r", allow_pickle=False).view(np.ndarray)
                 except ValueError:  # an empty array cannot be mapped
                     arrays[file[:-4]] = np.load(path / file, allow_pickle=False)
         os.utime(path)  # recently used: the last to be dropped
