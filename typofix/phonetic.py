@@ -55,7 +55,7 @@ class SoundIndex:
             "rows": np.array(rows, dtype=np.int64),  # (N,) each indexed word's row in `counts`
             "log_count": np.log10(np.maximum(np.array([counts[words[r]] for r in rows], dtype=np.float64), 1.0)),
             "metaphone": np.array(metaphones, dtype=str),  # (N,) each word's codes
-            **_CodeGroups.build(metaphones).arrays("metaphone"),
+            **_CodeGroups.build(metaphones, with_deletions=True).arrays("metaphone"),
             **_CodeGroups.build(soundexes).arrays("soundex"),
         })
 
@@ -81,9 +81,6 @@ class SoundIndex:
         self._metaphone = self._arrays["metaphone"].astype(object)
         self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
         self._by_soundex = _CodeGroups.from_arrays(self._arrays, "soundex")
-        # The letters Metaphone writes: the codes one edit from a typo's are among the strings one deletion,
-        # substitution or insertion of these away (a few hundred, looked up at once).
-        self._code_letters = sorted(set("".join(self._by_metaphone.codes.tolist())))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The index as named numpy arrays (no Python objects: they save and load without pickle)."""
@@ -95,20 +92,12 @@ class SoundIndex:
         exclude = exclude if exclude is not None else [()] * len(typos)
         return [self._near(typo, n, skip) for typo, skip in zip(typos, exclude)]
 
-    def _close_codes(self, metaphone: str) -> list[str]:
-        """`metaphone` and every string one (Levenshtein) edit from it over the letters of the listed codes."""
-        splits = [(metaphone[:i], metaphone[i:]) for i in range(len(metaphone) + 1)]
-        variants = {metaphone, *(a + b[1:] for a, b in splits if b)}
-        variants.update(a + c + b[1:] for a, b in splits if b for c in self._code_letters)
-        variants.update(a + c + b for a, b in splits for c in self._code_letters)
-        return list(variants)
-
     def _near(self, typo: str, n: int, skip) -> list[str]:
         metaphone, soundex = sound_codes(typo)
         if n <= 0 or not metaphone:
             return []
-        rows = np.sort(np.concatenate([self._by_metaphone.rows(self._close_codes(metaphone)),
-                                       self._by_soundex.rows([soundex])]))
+        rows = np.sort(np.concatenate([self._by_metaphone.rows(self._by_metaphone.within_one_edit(metaphone)),
+                                       self._by_soundex.rows(self._by_soundex.find([soundex]))]))
         rows = rows[np.diff(rows, prepend=-1) != 0]  # each once (np.unique would import numpy.ma: 30 ms)
         rows = rows[np.abs(self._length[rows] - len(typo)) <= MAX_LENGTH_GAP]
         if not len(rows):
@@ -127,38 +116,77 @@ class SoundIndex:
 
 
 class _CodeGroups:
-    """Rows grouped by a code: the distinct codes sorted (`codes`), and the rows of codes[i] at
-    order[starts[i]:starts[i + 1]]. Looked up by binary search, many codes at once (a dict of 60,000 codes
-    would cost more to build than all the lookups of a long text)."""
+    """Rows grouped by a code: the distinct codes sorted (`codes`), the rows of codes[i] at
+    order[starts[i]:starts[i + 1]], and optionally every code's one-deletion variants (itself among them),
+    sorted, with the code each came from (`variants`, `variant_of`): two codes one edit apart share a variant
+    (SymSpell's idea), so the codes near a typo's are a handful of binary searches away. Arrays throughout, so
+    that they save and load as they are (a dict of 60,000 codes would cost more to build than all the lookups
+    of a long text)."""
 
-    def __init__(self, codes: np.ndarray, order: np.ndarray, starts: np.ndarray):
-        self.codes, self.order, self.starts = codes, order, starts
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self.codes, self.order, self.starts = arrays["codes"], arrays["order"], arrays["starts"]
+        self.variants, self.variant_of = arrays.get("variants"), arrays.get("variant_of")
+        self._arrays = arrays
 
     @classmethod
-    def build(cls, codes: list[str]) -> "_CodeGroups":
+    def build(cls, codes: list[str], with_deletions: bool = False) -> "_CodeGroups":
         ordered = np.array(codes, dtype=str)
         order = np.argsort(ordered, kind="stable")
         ordered = ordered[order]
         first = np.concatenate([[True], ordered[1:] != ordered[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
         starts = np.flatnonzero(first)
-        return cls(ordered[starts], order, np.append(starts, len(codes)))
+        arrays = {"codes": ordered[starts], "order": order, "starts": np.append(starts, len(codes))}
+        if with_deletions:
+            variants, owners = [], []
+            for i, code in enumerate(arrays["codes"].tolist()):
+                for variant in _deletions(code):
+                    variants.append(variant)
+                    owners.append(i)
+            variants = np.array(variants, dtype=arrays["codes"].dtype)
+            by_variant = np.argsort(variants, kind="stable")
+            arrays.update(variants=variants[by_variant], variant_of=np.array(owners, dtype=np.int64)[by_variant])
+        return cls(arrays)
 
     @classmethod
     def from_arrays(cls, arrays, name: str) -> "_CodeGroups":
-        return cls(arrays[f"{name}_codes"], arrays[f"{name}_order"], arrays[f"{name}_starts"])
+        prefix = f"{name}_"
+        return cls({key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)})
 
     def arrays(self, name: str) -> dict[str, np.ndarray]:
-        return {f"{name}_codes": self.codes, f"{name}_order": self.order, f"{name}_starts": self.starts}
+        return {f"{name}_{key}": value for key, value in self._arrays.items()}
 
-    def rows(self, codes: list[str]) -> np.ndarray:
-        """The rows of every one of `codes` that is listed, concatenated."""
-        if not len(self.codes):
-            return _NONE
-        wanted = np.array(codes, dtype=str)
-        at = np.minimum(np.searchsorted(self.codes, wanted), len(self.codes) - 1)
-        found = at[self.codes[at] == wanted].tolist()
-        return np.concatenate([self.order[self.starts[i]:self.starts[i + 1]] for i in found] or [_NONE])
+    def find(self, codes: list[str]) -> list[int]:
+        """The indexes of those of `codes` that are listed."""
+        return [lo for lo, hi in zip(*self._spans(self.codes, codes)) if hi > lo]  # codes are distinct
+
+    def within_one_edit(self, code: str) -> list[int]:
+        """The indexes of the listed codes at most one (Levenshtein) edit from `code`."""
+        near = set()
+        for lo, hi in zip(*self._spans(self.variants, list(_deletions(code)))):
+            near.update(self.variant_of[lo:hi].tolist())
+        return [i for i in near if Levenshtein.distance(code, self.codes[i], score_cutoff=1) <= 1]
+
+    def rows(self, indexes: list[int]) -> np.ndarray:
+        """The rows of the codes at `indexes`, concatenated."""
+        return np.concatenate([self.order[self.starts[i]:self.starts[i + 1]] for i in indexes] or [_NONE])
+
+    @staticmethod
+    def _spans(listed: np.ndarray, wanted: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Where each of `wanted` runs in the sorted `listed`: (starts, ends); start == end where it is not."""
+        width = listed.dtype.itemsize // 4  # characters of the longest listed string
+        wanted = [w for w in wanted if len(w) <= width]  # a longer one is not listed
+        if not wanted or not len(listed):
+            return _NONE, _NONE
+        # Of the listed strings' own dtype: searchsorted would otherwise convert all of them on every call.
+        keys = np.array(wanted, dtype=listed.dtype)
+        lo, hi = np.searchsorted(listed, keys, side="left"), np.searchsorted(listed, keys, side="right")
+        return lo, hi
+
+
+def _deletions(code: str) -> set[str]:
+    """`code` and every string one deletion from it."""
+    return {code, *(code[:i] + code[i + 1:] for i in range(len(code)))}
 
 
 _ARRAYS = ("rows", "log_count", "metaphone", "metaphone_codes", "metaphone_order", "metaphone_starts",
-           "soundex_codes", "soundex_order", "soundex_starts")
+           "metaphone_variants", "metaphone_variant_of", "soundex_codes", "soundex_order", "soundex_starts")
