@@ -66,8 +66,9 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
         Network("bundled network, wide pass (default)", "the same model with the default settings (what "
                 "`typofix correct` does): the cheap pass (greedy answer + the typo + "
                 f"{d.shortlist} shortlisted one-edit words), then for the words whose cheap answer is uncertain "
-                f"the wide pass: {f'beam {d.beam} + ' if d.beam > 1 else ''}every one-edit word + the "
-                f"{d.two_edit_candidates} most frequent two-edit words + the {d.sound_candidates} best "
+                f"the wide pass: {f'beam {d.beam} + ' if d.beam > 1 else ''}"
+                f"{f'the {d.one_edit_candidates} most frequent one-edit words + ' if d.one_edit_candidates else ''}"
+                f"the {d.two_edit_candidates} most frequent two-edit words + the {d.sound_candidates} best "
                 "sound-alikes, all scored by the model", lambda: Corrector.load()),
     ]
 

@@ -188,6 +188,31 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
         DecodingSettings(two_edit_candidates=-1)
 
 
+def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt):
+    from typofix.typos import osa_distance
+
+    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, shortlist=0)  # every word: the wide pass alone adds
+    none = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=0, two_edit_candidates=3))
+    some = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=4, two_edit_candidates=3))
+    every = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=10**6, two_edit_candidates=3))
+    lexicon = some.lexicon
+    one_away = sorted((w for w in lexicon.counts if osa_distance("teh", w) == 1), key=lambda w: (-lexicon.count(w), w))
+    assert len(one_away) > 4
+
+    def neighbours(corrector):
+        return corrector._neighbours(["teh"], corrector.settings.one_edit_candidates)[0]
+
+    assert not [w for w, d in neighbours(none).items() if d == 1]
+    assert [w for w, d in neighbours(some).items() if d == 1] == one_away[:4]
+    assert sorted(w for w, d in neighbours(every).items() if d == 1) == sorted(one_away)
+    # The two-edit words are the same, and never one edit away, whatever the limit.
+    twos = [{w for w, d in neighbours(c).items() if d == 2} for c in (none, some, every)]
+    assert twos[0] == twos[1] == twos[2] and all(osa_distance("teh", w) == 2 for w in twos[0])
+    assert set(one_away) <= {word for word, _ in every.suggest("teh", 10_000)}  # all scored, all offered
+    with pytest.raises(ValueError, match="one_edit_candidates"):
+        DecodingSettings(one_edit_candidates=-1)
+
+
 def test_where_the_cheap_pass_is_sure_the_wide_search_agrees():
     """The gate sends a word to the wide search only when its cheap answer is uncertain; on dev words the cheap
     pass judged sure, the wide search must (nearly always) give the same answer, or the gate is skipping work

@@ -60,7 +60,7 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
                        "a slim export (.pt) or a training .ckpt (run by torch) (default: the bundled model)")
     group.add_argument("--fast", action="store_true", help="the fast preset: the cheap pass only, no wide search")
     group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width of the wide search for "
-                       "uncertain words; 1 turns the wide search off")
+                       "uncertain words; 1 (the default): its candidates alone, no beam search")
     group.add_argument("--no-lexicon", action="store_true", help="the model alone: no word-list constraint, no "
                        "candidates, no frequency prior, no word left alone")
     group.add_argument("--min-confidence", type=float, metavar="C", help="rewrite an unknown word only when its "
@@ -84,6 +84,8 @@ _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the 
     ("--shortlist", "shortlist", _non_negative_int, "N", "one-edit neighbours the cheap pass scores with the model"),
     ("--wide-margin", "wide_margin", _non_negative_float, "D", "a cheap answer that beats leaving the word by "
      "less than D gets the wide search"),
+    ("--one-edit-candidates", "one_edit_candidates", _non_negative_int, "N",
+     "the N most frequent words one edit away join the wide search (besides the cheap pass's shortlist)"),
     ("--two-edit-candidates", "two_edit_candidates", _non_negative_int, "N",
      "the N most frequent words two edits away join the wide search"),
     ("--sound-candidates", "sound_candidates", _non_negative_int, "N",

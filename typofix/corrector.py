@@ -378,7 +378,9 @@ class Corrector:
                     beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
                                         constraint=self.constraint, encoded=sub, floor=floor if s.prune else None)
                 more = []
-                for row, hyps, wide in zip(uncertain, beams, self._neighbours([chunk[r] for r in uncertain])):
+                wides = self._neighbours([chunk[r] for r in uncertain], s.one_edit_candidates,
+                                         [one_edit[r] for r in uncertain])
+                for row, hyps, wide in zip(uncertain, beams, wides):
                     for h in hyps:
                         found[row].setdefault(self.vocab.decode(h.ids), h)
                     edits[row].update((w, d) for w, d in wide.items() if w not in edits[row])
@@ -434,17 +436,24 @@ class Corrector:
                                              - s.first_letter_weight * (w[:1] != word[:1])), w))
         return [(w, 1) for w in best[:s.shortlist]]
 
-    def _neighbours(self, words: list[str]) -> list[dict[str, int]]:
-        """The wide pass's extra candidates of each word with their edit distance: every lexicon word one edit
-        away, the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5 most frequent bring
-        the whole gain of taking all ~40 at an eighth of the cost), and the `sound_candidates` that sound most
-        like it (any distance: the misspellings written by sound)."""
+    def _neighbours(self, words: list[str], one_edit_limit: int | None = None,
+                    one_edit: list[list[str]] | None = None) -> list[dict[str, int]]:
+        """The wide pass's extra candidates of each word with their edit distance: the `one_edit_limit` most
+        frequent lexicon words one edit away (None: all of them; `one_edit`: those words, most frequent first,
+        where the caller has them), the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5
+        most frequent bring the whole gain of taking all ~40 at an eighth of the cost), and the
+        `sound_candidates` that sound most like it (any distance: the misspellings written by sound). The
+        two-edit and sound-alike words are never one edit away, whatever the limit."""
         s = self.settings
-        near = [dict.fromkeys(found, 1) for found in self.one_edit_index.near_many(words, len(self.lexicon), 1)]
+        if one_edit is None:
+            one_edit = self.one_edit_index.near_many(words, len(self.lexicon), 1)
+        near = [dict.fromkeys(found, 1) for found in one_edit]  # every one-edit word: what the others exclude
+        found = [dict.fromkeys(ones[:one_edit_limit], 1) for ones in one_edit]
         if s.two_edit_candidates:
             far = self.deletion_index.near_many(words, s.two_edit_candidates, 2, near)
-            for ones, twos in zip(near, far):
+            for ones, kept, twos in zip(near, found, far):
                 ones.update(dict.fromkeys(twos, 2))
+                kept.update(dict.fromkeys(twos, 2))
         if s.sound_candidates:
             # Only for spellings the word list lacks: a listed word (`subdirectories`, in the list though no
             # dictionary accepts it) is a real spelling, and a far-off word that sounds like it (`subdirectory`)
@@ -452,9 +461,9 @@ class Corrector:
             unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
             alike = self.sound_index.near_many([words[i] for i in unlisted], s.sound_candidates,
                                                [near[i] for i in unlisted])
-            for i, found in zip(unlisted, alike):
-                near[i].update((w, osa_distance(words[i], w)) for w in found)
-        return near
+            for i, sounds in zip(unlisted, alike):
+                found[i].update((w, osa_distance(words[i], w)) for w in sounds)
+        return found
 
     @property
     def sound_index(self) -> SoundIndex:
