@@ -8,15 +8,18 @@ Usage (from the repository root)::
 Rows: the same typos for every configuration (norvig-testset1 whole, a seeded sample of birkbeck-dev), decoded
 with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Configurations, cumulative:
 
-1. wide search for every word, no pruning, the float (fp16-weight) ONNX model: one encoding per typo, every
-   candidate scored in a shared prefix trie (the old engine encoded the typo again per candidate and scored
-   each from its first character: see `trie_vs_separate` below);
+1. wide search for every word (beam 24, every word one edit away, the 5 most frequent two away, 5
+   sound-alikes), no pruning, the float (fp16-weight) ONNX model: one encoding per typo, every candidate scored
+   in a shared prefix trie (the old engine encoded the typo again per candidate and scored each from its first
+   character: see `trie_vs_separate` below);
 2. + the stop bound: wide-beam hypotheses that cannot beat the cheap answer are dropped;
 3. + the gate: the wide search only for words whose cheap answer is uncertain;
 4. + the int8 model;
 5. + beam 12 instead of 24;
-6. + no beam search in the wide pass, its neighbours alone (beam 1: the default);
-7. the fast preset (cheap pass only).
+6. + no beam search in the wide pass, its neighbours alone (beam 1);
+7. + fewer wide-pass neighbours: no more one-edit words than the cheap pass's shortlist, 3 two-edit words, 3
+   sound-alikes (the default);
+8. the fast preset (cheap pass only).
 
 `trie_vs_separate` times scoring the same candidate lists both ways (`search.forced_hypotheses` row by row with
 its own encoding, against `search.trie_hypotheses`).
@@ -38,14 +41,16 @@ def configurations():
     from typofix.decoding import DecodingSettings
     from typofix.modelfile import bundled_int8_path, bundled_onnx_path
 
-    base = DecodingSettings(beam=24, wide_margin=1e9, prune=False)
+    base = DecodingSettings(beam=24, wide_margin=1e9, prune=False, one_edit_candidates=10**9,
+                            two_edit_candidates=5, sound_candidates=5)
     yield "wide for every word, encode once, trie scoring", bundled_onnx_path(), base
     yield "+ stop bound (prune)", bundled_onnx_path(), base.with_(prune=True)
     gated = base.with_(prune=True, wide_margin=DecodingSettings().wide_margin)
     yield "+ gate: wide only where the cheap answer is uncertain", bundled_onnx_path(), gated
     yield "+ int8 model", bundled_int8_path(), gated
-    yield "+ beam 12", bundled_int8_path(), DecodingSettings(beam=12)
-    yield "+ wide pass without beam search (beam 1, default)", bundled_int8_path(), DecodingSettings()
+    yield "+ beam 12", bundled_int8_path(), gated.with_(beam=12)
+    yield "+ wide pass without beam search (beam 1)", bundled_int8_path(), gated.with_(beam=1)
+    yield "+ fewer wide-pass neighbours (the default)", bundled_int8_path(), DecodingSettings()
     yield "fast preset (cheap pass only)", bundled_int8_path(), DecodingSettings.preset("fast")
 
 

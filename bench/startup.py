@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     words = len(typos.read_text(encoding="utf-8").split())
     program = [sys.executable, "-m", "typofix", "correct", *args.options]
-    print(f"`typofix correct {' '.join(args.options)}` on {typos} ({words:,} words) and on one word "
+    print(f"`{' '.join(['typofix correct', *args.options])}` on {typos} ({words:,} words) and on one word "
           f"({ONE_WORD}); one core, median of {args.repeat} runs\n")
     print("| index cache | prose: seconds | prose: words/s | one word: seconds |")
     print("|---|---:|---:|---:|")

@@ -90,10 +90,11 @@ class Corrector:
     left as it is (`settings.leave_accepted`), and so are the special tokens `typofix.text` sets aside
     (`settings.leave_special`). Any other word goes through the engine `typofix.decoding` describes: a cheap
     pass for every word (encode once, greedy answer, a channel-shortlisted handful of neighbours and the typo
-    itself scored as one prefix trie), a wide pass (beam search over the same encoding, more neighbours) only
-    where the cheap answer is uncertain, and the confidence rule, under which the typo stays unless its best
-    correction beats the typo's own score by `settings.min_confidence`. `use_lexicon=False` is the model alone;
-    `stepper=None` is the lexicon alone, no network (`_channel_alone`), to measure what the model adds.
+    itself scored as one prefix trie), a wide pass (more neighbours scored from the same encoding, and a beam
+    search where `settings.beam` > 1) only where the cheap answer is uncertain, and the confidence rule, under
+    which the typo stays unless its best correction beats the typo's own score by `settings.min_confidence`.
+    `use_lexicon=False` is the model alone; `stepper=None` is the lexicon alone, no network (`_channel_alone`),
+    to measure what the model adds.
     """
 
     def __init__(self, stepper: Stepper | None, vocab: Vocab, lexicon: Lexicon | None,

@@ -68,7 +68,8 @@ class DeletionIndex:
         # one; a match is only a candidate, and `near_many` checks every candidate's real distance anyway.
         bits = np.uint64(_row_bits(words))
         packed = np.sort((hashes >> bits << bits) | rows.astype(np.uint64))
-        self._set(words, max_edits, packed >> bits, (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.uint32))
+        rows = (packed & ((np.uint64(1) << bits) - np.uint64(1))).astype(np.uint32)
+        self._set(words, max_edits, packed >> bits, rows)
 
     @classmethod
     def from_arrays(cls, words: list[str], arrays) -> "DeletionIndex":
