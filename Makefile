@@ -86,7 +86,7 @@ startup: $(STAMP) ## start-up as users feel it: typofix correct on the PROSE tex
 	$(BIN)/python -m bench.startup --prose $(PROSE)
 
 recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 5 sound-alike candidates
-	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 5
+	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 3
 
 coverage: ## how many of each dev set's rows and distinct targets (data/eval) data/words.tsv lists, and which it lacks
 	$(PYTHON) data/build_words.py --coverage --out data/words.tsv
