@@ -39,7 +39,9 @@ def deletion_hashes(words: list[str], max_deletes: int = 2) -> tuple[np.ndarray,
     for row, word in enumerate(words):
         by_length.setdefault(len(word), []).append(row)
     for length, group in by_length.items():
-        codes = np.array([[ord(c) for c in words[r]] for r in group], dtype=np.uint64).reshape(len(group), length)
+        # Words of one length: their code points are one UTF-32 buffer, a row per word.
+        codes = np.frombuffer("".join([words[r] for r in group]).encode("utf-32-le"), dtype=np.uint32)
+        codes = codes.astype(np.uint64).reshape(len(group), length)
         group = np.array(group)
         powers = _BASE ** np.arange(length, dtype=np.uint64)  # wraps modulo 2^64, as every product here does
         prefix = np.zeros((len(group), length + 1), dtype=np.uint64)  # prefix[:, k]: hash of the first k chars
