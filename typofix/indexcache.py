@@ -28,7 +28,7 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-MAX_INDEXES = 24  # about three word lists' worth (user words make a word list of their own)
+MAX_INDEXES = 12  # two word lists' worth, ~120 MB (the user's words make a word list of their own)
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 _BUILDERS = ("indexcache.py", "lexicon.py", "neighbours.py", "phonetic.py", "search.py")
 
