@@ -106,6 +106,7 @@ def test_a_damaged_index_is_rebuilt(cache, words):
     (saved / "rows.npy").unlink()  # one array missing
     builds = Builds(make)
     assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1
+    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1  # saved
 
 
 def test_sound_codes_from_another_jellyfish_are_rebuilt(cache, words):
@@ -142,6 +143,11 @@ def test_only_the_most_recently_used_indexes_are_kept(cache):
     names = sorted(p.name.split("-")[0] for p in cache.iterdir())
     assert len(names) == MAX_INDEXES and "trie00" in names and "trie01" not in names
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temporary folders left
+    left = cache / ".trie-x.123-abcd.tmp"  # as a writer killed two hours ago leaves it
+    left.mkdir()
+    os.utime(left, (os.path.getmtime(left) - 7200,) * 2)
+    cached("trie99", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)
+    assert not left.exists()
 
 
 def test_text_arrays_round_trip():

@@ -20,6 +20,7 @@ import hashlib
 import os
 import secrets
 import shutil
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
@@ -62,6 +63,8 @@ def cached(name: str, source: str, build: Callable[[], T], load: Callable[[dict[
             return load(arrays)
         except (KeyError, ValueError, IndexError):  # a saved index of the right name but not of the right shape
             pass
+    if path.exists():  # damaged (cut short, tampered with): out of the way of the rebuilt one
+        shutil.rmtree(path, ignore_errors=True)
     index = build()
     _write(path, index.arrays())
     return index
@@ -95,9 +98,12 @@ def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
         for key, array in arrays.items():
             np.save(tmp / f"{key}.npy", np.ascontiguousarray(array), allow_pickle=False)
         os.rename(tmp, path)  # fails where another process saved the same index first: theirs is as good
-        kept = sorted((p for p in path.parent.iterdir() if not p.name.startswith(".")),
-                      key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in kept[MAX_INDEXES:]:
+        folders = list(path.parent.iterdir())
+        kept = sorted((p for p in folders if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime,
+                      reverse=True)
+        # Beyond the most recently used, and what a killed writer left an hour ago or more.
+        abandoned = [p for p in folders if p.name.startswith(".") and p.stat().st_mtime < time.time() - 3600]
+        for old in kept[MAX_INDEXES:] + abandoned:
             shutil.rmtree(old, ignore_errors=True)
     except OSError:
         pass
