@@ -11,9 +11,8 @@ copies of these defaults. How a word is corrected (see `typofix.corrector`):
 3. the wide pass, only for words whose cheap answer is uncertain (its margin over the runner-up below
    `wide_margin`, or `wide_min_edits` or more edits from the typo): the `one_edit_candidates` most frequent
    words one edit away, the `two_edit_candidates` most frequent two edits away and the `sound_candidates` that
-   sound most like the typo
-   (`typofix.phonetic`: for misspellings 3+ edits away), scored from the same encoding, and with `beam` above 1
-   a beam search of that width too;
+   sound most like the typo (`typofix.phonetic`: for misspellings 3+ edits away), scored from the same
+   encoding, and with `beam` above 1 a beam search of that width too;
 4. in text, context (`context_weight`, 0 turns it off): each occurrence's candidates (the typo itself among
    them) are reranked with `context_weight` times the evidence of its neighbouring words (`typofix.context`, a
    word-bigram model interpolated with "no evidence" by `context_mix`), choosing among the best candidate, the
