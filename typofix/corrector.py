@@ -354,9 +354,11 @@ class Corrector:
         result = {}
         for chunk, src, src_len in self._batches(words):
             encoded = self.stepper.encode(src, src_len)  # once per typo, for every pass and candidate
-            greedy = beam_search(self.stepper, None, src_len, beam=1, alpha=s.alpha, constraint=self.constraint,
-                                 encoded=encoded)
-            found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]  # per word: output -> hyp
+            found = [{} for _ in chunk]  # per word: output -> its hypothesis
+            if s.greedy:
+                greedy = beam_search(self.stepper, None, src_len, beam=1, alpha=s.alpha, constraint=self.constraint,
+                                     encoded=encoded)
+                found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]
             one_edit = self.one_edit_index.near_many(chunk, len(self.lexicon), 1)  # most frequent first
             edits = [dict(self._shortlist(word, near)) for word, near in zip(chunk, one_edit)]
             for word, near in zip(chunk, edits):

@@ -39,7 +39,8 @@ class DecodingSettings:
     prior_weight: float = 0.03
     edit_weight: float = 0.1
     first_letter_weight: float = 0.1
-    # The cheap pass.
+    # The cheap pass: the model's own greedy answer (lexicon-constrained) and the `shortlist` one-edit words.
+    greedy: bool = True
     shortlist: int = 6
     # The wide pass. beam 1: its candidates are the neighbours alone (one edit, two edits, sound-alikes), scored
     # as a trie; a wider beam adds the model's own beam search (on the dev sets, beam 12 gave the same top-1 as

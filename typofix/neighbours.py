@@ -11,8 +11,8 @@
 from __future__ import annotations
 
 import numpy as np
-
-from typofix.typos import osa_distance
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import cpdist
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
 _BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
@@ -95,8 +95,9 @@ class DeletionIndex:
         return self.near_many([typo], n, max_edits, [exclude])[0]
 
     def near_many(self, typos: list[str], n: int, max_edits: int = 2, exclude=None) -> list[list[str]]:
-        """`near` for each typo (`exclude[i]` for typo i), their deletions hashed in one pass. An index built
-        for `max_edits` 1 finds the words one edit away only."""
+        """`near` for each typo (`exclude[i]` for typo i), all in a few numpy and rapidfuzz passes: their
+        deletions hashed at once, every (typo, listed word) match found by one binary search, and the matches'
+        real distances computed in one call. An index built for `max_edits` 1 finds the words one edit away only."""
         if max_edits > self.max_edits:
             raise ValueError(f"this index finds words up to {self.max_edits} edits away, not {max_edits}")
         exclude = exclude if exclude is not None else [()] * len(typos)
@@ -108,21 +109,44 @@ class DeletionIndex:
         hashes = hashes >> self._bits
         lo = np.searchsorted(self._hashes, hashes, side="left")
         hi = np.searchsorted(self._hashes, hashes, side="right")
-        matches: dict[int, list[np.ndarray]] = {}
-        for who, a, b in zip(owner.tolist(), lo.tolist(), hi.tolist()):
-            if b > a:
-                matches.setdefault(who, []).append(self._rows[a:b])
-        for who, parts in matches.items():
-            typo, skip, found = typos[todo[who]], exclude[todo[who]], result[todo[who]]
-            # Sorted rows are most frequent first. (Not np.unique: its first call imports numpy.ma, 30 ms of a
-            # command's start-up.)
-            for row in sorted(set(np.concatenate(parts).tolist())):
-                word = self.words[row]
-                if word != typo and word not in skip and osa_distance(typo, word) <= max_edits:
+        owner, positions = expand_spans(owner, lo, hi)
+        # Each (typo, word) once, by typo then row: rows are most frequent first.
+        pairs = np.sort(owner.astype(np.int64) * len(self.words) + self._rows[positions])
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # (np.unique would import numpy.ma: 30 ms of start-up)
+        owner, rows = pairs // len(self.words), pairs % len(self.words)
+        # Check the matches most frequent first, in rounds of growing width, each typo only until it has `n`:
+        # two-edit matches run to hundreds a typo, of which the first few dozen usually hold the `n` wanted.
+        starts = np.searchsorted(owner, np.arange(len(todo) + 1))
+        rank = np.arange(len(pairs)) - starts[owner]  # a match's place among its typo's
+        full = np.zeros(len(todo), dtype=bool)
+        low, high = 0, 8 * n
+        while True:
+            chosen = np.flatnonzero((rank >= low) & (rank < high) & ~full[owner])
+            if not len(chosen):
+                return result
+            words = [self.words[r] for r in rows[chosen].tolist()]
+            whose = owner[chosen].tolist()
+            asked = [typos[todo[o]] for o in whose]
+            close = cpdist(asked, words, scorer=OSA.distance, score_cutoff=max_edits, dtype=np.int32) <= max_edits
+            for k in np.flatnonzero(close).tolist():
+                who, word = whose[k], words[k]
+                found = result[todo[who]]
+                if not full[who] and word != asked[k] and word not in exclude[todo[who]]:
                     found.append(word)
-                    if len(found) == n:
-                        break
-        return result
+                    full[who] = len(found) == n
+            low, high = high, 4 * high
+
+
+def expand_spans(owner: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every position of the spans lo[i]:hi[i] with the owner of its span: (owners, positions), span by span.
+    How a batch of binary searches becomes one flat list of (query, match) pairs without a Python loop."""
+    lengths = hi - lo
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    ends = np.cumsum(lengths)
+    positions = np.arange(total, dtype=np.int64) + np.repeat(lo - (ends - lengths), lengths)
+    return np.repeat(np.asarray(owner, dtype=np.int64), lengths), positions
 
 
 def _row_bits(words: list[str]) -> int:

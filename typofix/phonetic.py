@@ -23,12 +23,13 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from typofix.neighbours import expand_spans
+
 
 SIMILARITY_WEIGHT = 5.0  # per unit of normalised Levenshtein similarity (0..1)
 SOUND_WEIGHT = 1.0  # per Metaphone edit between the typo's code and the word's
 FREQUENCY_WEIGHT = 0.4  # per factor of ten in corpus count
 MAX_LENGTH_GAP = 3  # letters between the typo's length and a candidate's: a cheap first cut of the pool
-_NONE = np.zeros(0, dtype=np.int64)
 
 _NOT_LETTER = re.compile("[^a-z]")
 
@@ -88,28 +89,41 @@ class SoundIndex:
 
     def near_many(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words that sound like each typo, best first, without the typo itself and the words
-        in `exclude[i]` for typo i (those the corrector already has)."""
+        in `exclude[i]` for typo i (those the corrector already has). The pools of all typos are found at once
+        (a few binary searches for all their codes); each pool is then scored with two rapidfuzz calls."""
         exclude = exclude if exclude is not None else [()] * len(typos)
-        return [self._near(typo, n, skip) for typo, skip in zip(typos, exclude)]
+        result: list[list[str]] = [[] for _ in typos]
+        codes = [sound_codes(typo) for typo in typos]
+        todo = [i for i, (metaphone, _) in enumerate(codes) if metaphone and n > 0]
+        if not todo:
+            return result
+        metaphones = [codes[i][0] for i in todo]
+        by_sound = self._by_metaphone.rows_of(*self._by_metaphone.within_one_edit(metaphones))
+        by_letters = self._by_soundex.rows_of(*self._by_soundex.find([codes[i][1] for i in todo]))
+        # Each (typo, word) once, by typo then row (the order the ranking's ties keep).
+        pairs = np.sort(np.concatenate([by_sound[0], by_letters[0]]) * len(self.words)
+                        + np.concatenate([by_sound[1], by_letters[1]]))
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # (np.unique would import numpy.ma: 30 ms of start-up)
+        owner, rows = pairs // len(self.words), pairs % len(self.words)
+        typo_length = np.array([len(typos[i]) for i in todo], dtype=np.int64)
+        near = np.abs(self._length[rows] - typo_length[owner]) <= MAX_LENGTH_GAP
+        owner, rows = owner[near], rows[near]
+        starts = np.searchsorted(owner, np.arange(len(todo) + 1)).tolist()
+        for who, i in enumerate(todo):
+            if starts[who + 1] > starts[who]:
+                result[i] = self._best(typos[i], metaphones[who], rows[starts[who]:starts[who + 1]], n, exclude[i])
+        return result
 
-    def _near(self, typo: str, n: int, skip) -> list[str]:
-        metaphone, soundex = sound_codes(typo)
-        if n <= 0 or not metaphone:
-            return []
-        rows = np.sort(np.concatenate([self._by_metaphone.rows(self._by_metaphone.within_one_edit(metaphone)),
-                                       self._by_soundex.rows(self._by_soundex.find([soundex]))]))
-        rows = rows[np.diff(rows, prepend=-1) != 0]  # each once (np.unique would import numpy.ma: 30 ms)
-        rows = rows[np.abs(self._length[rows] - len(typo)) <= MAX_LENGTH_GAP]
-        if not len(rows):
-            return []
+    def _best(self, typo: str, metaphone: str, rows: np.ndarray, n: int, skip) -> list[str]:
+        """The `n` best of the pool `rows` (sorted) for `typo`, not `typo` itself nor in `skip`."""
         pool = self._words[rows]
         similarity = process.cdist([typo], pool, scorer=Levenshtein.normalized_similarity, dtype=np.float32)[0]
         sound = process.cdist([metaphone], self._metaphone[rows], scorer=Levenshtein.distance, dtype=np.int32)[0]
         score = SIMILARITY_WEIGHT * similarity - SOUND_WEIGHT * sound + FREQUENCY_WEIGHT * self._log_count[rows]
         found = []
-        for i in np.argsort(-score, kind="stable").tolist():
-            if pool[i] != typo and pool[i] not in skip:
-                found.append(pool[i])
+        for k in np.argsort(-score, kind="stable").tolist():
+            if pool[k] != typo and pool[k] not in skip:
+                found.append(pool[k])
                 if len(found) == n:
                     break
         return found
@@ -155,32 +169,46 @@ class _CodeGroups:
     def arrays(self, name: str) -> dict[str, np.ndarray]:
         return {f"{name}_{key}": value for key, value in self._arrays.items()}
 
-    def find(self, codes: list[str]) -> list[int]:
-        """The indexes of those of `codes` that are listed."""
-        return [lo for lo, hi in zip(*self._spans(self.codes, codes)) if hi > lo]  # codes are distinct
+    def find(self, codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The listed ones of `codes`: (index in `codes`, index of the listed code)."""
+        lo, hi = self._spans(self.codes, codes)
+        found = hi > lo  # codes are distinct: a span is one code or none
+        return np.flatnonzero(found), lo[found]
 
-    def within_one_edit(self, code: str) -> list[int]:
-        """The indexes of the listed codes at most one (Levenshtein) edit from `code`."""
-        near = set()
-        for lo, hi in zip(*self._spans(self.variants, list(_deletions(code)))):
-            near.update(self.variant_of[lo:hi].tolist())
-        return [i for i in near if Levenshtein.distance(code, self.codes[i], score_cutoff=1) <= 1]
+    def within_one_edit(self, codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The listed codes at most one (Levenshtein) edit from each of `codes`: (index in `codes`, index of
+        the listed code), each pair once, by the first."""
+        variants, whose = [], []
+        for i, code in enumerate(codes):
+            for variant in _deletions(code):
+                variants.append(variant)
+                whose.append(i)
+        lo, hi = self._spans(self.variants, variants)
+        owner, positions = expand_spans(np.array(whose, dtype=np.int64), lo, hi)
+        pairs = np.sort(owner * len(self.codes) + self.variant_of[positions])
+        pairs = pairs[np.diff(pairs, prepend=-1) != 0]
+        owner, listed = pairs // len(self.codes), pairs % len(self.codes)
+        close = process.cpdist([codes[o] for o in owner.tolist()], self.codes[listed].tolist(),
+                               scorer=Levenshtein.distance, score_cutoff=1, dtype=np.int32) <= 1
+        return owner[close], listed[close]
 
-    def rows(self, indexes: list[int]) -> np.ndarray:
-        """The rows of the codes at `indexes`, concatenated."""
-        return np.concatenate([self.order[self.starts[i]:self.starts[i + 1]] for i in indexes] or [_NONE])
+    def rows_of(self, owner: np.ndarray, listed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the codes `listed`, each with its `owner`: (owners, rows)."""
+        whose, positions = expand_spans(owner, self.starts[listed], self.starts[listed + 1])
+        return whose, self.order[positions]
 
     @staticmethod
     def _spans(listed: np.ndarray, wanted: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Where each of `wanted` runs in the sorted `listed`: (starts, ends); start == end where it is not."""
-        width = listed.dtype.itemsize // 4  # characters of the longest listed string
-        wanted = [w for w in wanted if len(w) <= width]  # a longer one is not listed
         if not wanted or not len(listed):
-            return _NONE, _NONE
-        # Of the listed strings' own dtype: searchsorted would otherwise convert all of them on every call.
+            return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=np.int64)
+        # Of the listed strings' own dtype: searchsorted would otherwise convert all of them on every call. That
+        # cuts a string longer than the longest listed one, which is not listed: its span is made empty.
         keys = np.array(wanted, dtype=listed.dtype)
         lo, hi = np.searchsorted(listed, keys, side="left"), np.searchsorted(listed, keys, side="right")
-        return lo, hi
+        width = listed.dtype.itemsize // 4  # characters of the longest listed string
+        too_long = np.fromiter(map(len, wanted), dtype=np.int64, count=len(wanted)) > width
+        return lo, np.where(too_long, lo, hi)
 
 
 def _deletions(code: str) -> set[str]:

@@ -369,46 +369,86 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
     depth at a time. One-edit neighbours of a typo share most of their prefixes, so this takes a fraction of
     the steps of scoring each from its first character."""
     memory_w, state_w = encoded
-    # Depth t holds the distinct (word, prefix of length t) pairs: row_of[t][key] is its row at that depth.
-    row_of: list[dict[tuple, int]] = []
-    depth_needed = max((len(ids) + 1 for outs in outputs for ids in outs), default=0)
-    for t in range(depth_needed):
-        keys = {}
-        for b, outs in enumerate(outputs):
-            for ids in outs:
-                if len(ids) >= t:
-                    keys.setdefault((b, tuple(ids[:t])), len(keys))
-        row_of.append(keys)
+    trie = _OutputTrie(outputs)
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
     state = None
-    for t, keys in enumerate(row_of):
-        words = np.fromiter((b for b, _ in keys), dtype=np.int64, count=len(keys))  # (R_t,)
+    for t, (words, parents, tokens) in enumerate(trie.depths()):
         memory = tuple(a[words] for a in memory_w)
         if t == 0:
-            y = np.full(len(keys), stepper.sos_id, dtype=np.int64)
+            y = np.full(len(words), stepper.sos_id, dtype=np.int64)
             state = tuple(a[words] for a in state_w)
         else:
-            parents = np.fromiter((row_of[t - 1][(b, prefix[:-1])] for b, prefix in keys), dtype=np.int64,
-                                  count=len(keys))
-            y = np.fromiter((prefix[-1] for _, prefix in keys), dtype=np.int64, count=len(keys))
+            y = tokens
             state = tuple(a[parents] for a in state)
         log_probs, state, weights = stepper.step(y, state, memory)  # (R_t, V), state of each prefix
         step_log_probs.append(log_probs)
         step_attn.append(weights)
-    result = []
+    if not trie.paths:
+        return [[] for _ in outputs]
+    # Every output's steps gathered at once: rows[i, t] is output i's row among all depths' rows, stacked.
+    offsets = np.cumsum([0] + [len(lp) for lp in step_log_probs])
+    steps = max(len(path) for path in trie.paths)
+    rows = np.zeros((len(trie.paths), steps), dtype=np.int64)  # (C, T), 0 past an output's end
+    targets = np.full((len(trie.paths), steps), stepper.eos_id, dtype=np.int64)  # (C, T)
+    lengths = np.array([len(path) for path in trie.paths], dtype=np.int64)
+    for i, (path, ids) in enumerate(zip(trie.paths, trie.ids)):
+        rows[i, :len(path)] = offsets[:len(path)] + path
+        targets[i, :len(ids)] = ids
+    picked = np.concatenate(step_log_probs)[rows, targets]  # (C, T)
+    picked[np.arange(steps) >= lengths[:, None]] = 0.0
+    # A running float32 sum (cumsum adds in order, and + 0.0 past the end changes nothing), as beam search adds.
+    totals = picked.cumsum(axis=1, dtype=np.float32)[:, -1].tolist()
+    attn = None if step_attn[0] is None else np.concatenate(step_attn)[rows]  # (C, T, S)
+    result, i = [], 0
     for b, outs in enumerate(outputs):
         hyps = []
         for ids in outs:
-            rows = [row_of[t][(b, tuple(ids[:t]))] for t in range(len(ids) + 1)]
-            targets = [*ids, stepper.eos_id]
-            picked = np.array([step_log_probs[t][row, tok] for t, (row, tok) in enumerate(zip(rows, targets))],
-                              dtype=np.float32)
-            total = float(picked.cumsum()[-1])  # a running float32 sum, as beam search adds its scores
-            attn = (None if step_attn[0] is None
-                    else np.stack([step_attn[t][row, :int(src_len[b])] for t, row in enumerate(rows)]))  # (T, S)
-            hyps.append(Hypothesis(list(ids), total, length_normalised(total, len(ids) + 1, alpha), attn))
+            weights = None if attn is None else attn[i, :len(ids) + 1, :int(src_len[b])].copy()  # (T, S)
+            hyps.append(Hypothesis(list(ids), totals[i], length_normalised(totals[i], len(ids) + 1, alpha), weights))
+            i += 1
         result.append(hyps)
     return result
+
+
+class _OutputTrie:
+    """The prefix trie of each word's outputs, by depth: depth t holds one row per distinct (word, prefix of
+    length t), and `paths[i]` is output i's row at each depth 0..len (outputs in order, word by word)."""
+
+    def __init__(self, outputs: list[list[list[int]]]):
+        self.ids = [ids for outs in outputs for ids in outs]
+        self._words: list[list[int]] = [[]]  # per depth, each row's word
+        self._parents: list[list[int]] = [[]]  # per depth, each row's parent row (depth t - 1)
+        self._tokens: list[list[int]] = [[]]  # per depth, the id each row's prefix ends with
+        children: dict[tuple[int, int, int], int] = {}  # (depth, parent row, id) -> row at depth + 1
+        self.paths = []
+        for b, outs in enumerate(outputs):
+            if not outs:
+                continue
+            root = len(self._words[0])
+            self._words[0].append(b)
+            for ids in outs:
+                path = [root]
+                for t, token in enumerate(ids):
+                    key = (t, path[-1], token)
+                    row = children.get(key)
+                    if row is None:
+                        if len(self._words) == t + 1:
+                            self._words.append([])
+                            self._parents.append([])
+                            self._tokens.append([])
+                        row = children[key] = len(self._words[t + 1])
+                        self._words[t + 1].append(b)
+                        self._parents[t + 1].append(path[-1])
+                        self._tokens[t + 1].append(token)
+                    path.append(row)
+                self.paths.append(path)
+
+    def depths(self):
+        """Per depth with rows: (word of each row, parent row of each, last id of each), as int64 arrays."""
+        for words, parents, tokens in zip(self._words, self._parents, self._tokens):
+            if words:
+                yield (np.array(words, dtype=np.int64), np.array(parents, dtype=np.int64),
+                       np.array(tokens, dtype=np.int64))
 
 
 def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
