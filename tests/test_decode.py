@@ -151,7 +151,8 @@ def test_trie_scoring_equals_scoring_each_output_alone(stepper, batch, model_voc
     _, vocab = model_vocab
     src, src_len = batch
     outputs = [[vocab.encode(w) for w in ("spelling", "spell", "spelt", "speling", "s")],
-               [vocab.encode(w) for w in ("receive", "recieve", "relieve")], [], [vocab.encode("a")]]
+               [vocab.encode(w) for w in ("receive", "recieve", "relieve", "receive")], [],
+               [vocab.encode("a"), []]]  # a repeated output, a word with none, the empty output (EOS at once)
     rows = [0, 1, 2, 3]
     shared = trie_hypotheses(stepper, take_rows(stepper.encode(src, src_len), rows), src_len[rows], outputs, 0.5)
     for row, (outs, hyps) in enumerate(zip(outputs, shared)):

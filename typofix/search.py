@@ -372,7 +372,7 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
     trie = _OutputTrie(outputs)
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
     state = None
-    for t, (words, parents, tokens) in enumerate(trie.depths()):
+    for t, (words, parents, tokens) in enumerate(trie.depths):
         memory = tuple(a[words] for a in memory_w)
         if t == 0:
             y = np.full(len(words), stepper.sos_id, dtype=np.int64)
@@ -383,19 +383,15 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
         log_probs, state, weights = stepper.step(y, state, memory)  # (R_t, V), state of each prefix
         step_log_probs.append(log_probs)
         step_attn.append(weights)
-    if not trie.paths:
+    if not trie.ids:
         return [[] for _ in outputs]
     # Every output's steps gathered at once: rows[i, t] is output i's row among all depths' rows, stacked.
-    offsets = np.cumsum([0] + [len(lp) for lp in step_log_probs])
-    steps = max(len(path) for path in trie.paths)
-    rows = np.zeros((len(trie.paths), steps), dtype=np.int64)  # (C, T), 0 past an output's end
-    targets = np.full((len(trie.paths), steps), stepper.eos_id, dtype=np.int64)  # (C, T)
-    lengths = np.array([len(path) for path in trie.paths], dtype=np.int64)
-    for i, (path, ids) in enumerate(zip(trie.paths, trie.ids)):
-        rows[i, :len(path)] = offsets[:len(path)] + path
-        targets[i, :len(ids)] = ids
+    offsets = np.cumsum([0] + [len(lp) for lp in step_log_probs])[:trie.path.shape[1]]  # (T,)
+    past_end = trie.path < 0  # (C, T)
+    rows = np.where(past_end, 0, trie.path + offsets)
+    targets = np.where(past_end, 0, trie.targets(stepper.eos_id))  # (C, T): each step's id, EOS last
     picked = np.concatenate(step_log_probs)[rows, targets]  # (C, T)
-    picked[np.arange(steps) >= lengths[:, None]] = 0.0
+    picked[past_end] = 0.0
     # A running float32 sum (cumsum adds in order, and + 0.0 past the end changes nothing), as beam search adds.
     totals = picked.cumsum(axis=1, dtype=np.float32)[:, -1].tolist()
     attn = None if step_attn[0] is None else np.concatenate(step_attn)[rows]  # (C, T, S)
@@ -411,44 +407,50 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
 
 
 class _OutputTrie:
-    """The prefix trie of each word's outputs, by depth: depth t holds one row per distinct (word, prefix of
-    length t), and `paths[i]` is output i's row at each depth 0..len (outputs in order, word by word)."""
+    """The prefix trie of each word's outputs, by depth, built with a sort instead of a Python walk: with the
+    outputs sorted (by word, then id by id), those sharing a prefix of length t are neighbours, so depth t's
+    rows are where the common prefix of an output and the one before it (its `lcp`) falls below t.
+
+    `depths[t]`: (word of each row, its parent row at depth t - 1, the id it ends with), int64 arrays; `path`
+    (C, T): output i's row at each depth 0..len(ids), -1 past it (outputs in order, word by word)."""
 
     def __init__(self, outputs: list[list[list[int]]]):
         self.ids = [ids for outs in outputs for ids in outs]
-        self._words: list[list[int]] = [[]]  # per depth, each row's word
-        self._parents: list[list[int]] = [[]]  # per depth, each row's parent row (depth t - 1)
-        self._tokens: list[list[int]] = [[]]  # per depth, the id each row's prefix ends with
-        children: dict[tuple[int, int, int], int] = {}  # (depth, parent row, id) -> row at depth + 1
-        self.paths = []
-        for b, outs in enumerate(outputs):
-            if not outs:
-                continue
-            root = len(self._words[0])
-            self._words[0].append(b)
-            for ids in outs:
-                path = [root]
-                for t, token in enumerate(ids):
-                    key = (t, path[-1], token)
-                    row = children.get(key)
-                    if row is None:
-                        if len(self._words) == t + 1:
-                            self._words.append([])
-                            self._parents.append([])
-                            self._tokens.append([])
-                        row = children[key] = len(self._words[t + 1])
-                        self._words[t + 1].append(b)
-                        self._parents[t + 1].append(path[-1])
-                        self._tokens[t + 1].append(token)
-                    path.append(row)
-                self.paths.append(path)
+        self.depths: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        if not self.ids:
+            self.path = np.zeros((0, 0), dtype=np.int64)
+            return
+        word = np.array([b for b, outs in enumerate(outputs) for _ in outs], dtype=np.int64)  # (C,)
+        length = np.array([len(ids) for ids in self.ids], dtype=np.int64)  # (C,)
+        width = int(length.max())
+        tokens = np.full((len(self.ids), width), -1, dtype=np.int64)  # (C, T - 1), -1 past the end: sorts first
+        for i, ids in enumerate(self.ids):
+            tokens[i, :len(ids)] = ids
+        order = np.lexsort([tokens[:, t] for t in reversed(range(width))] + [word])  # by word, then ids
+        tokens, word, length = tokens[order], word[order], length[order]
+        same = (tokens[1:] == tokens[:-1]) & (tokens[1:] >= 0)  # (C - 1, T - 1)
+        lcp = np.cumprod(same, axis=1).sum(axis=1)  # common prefix with the output before
+        lcp = np.concatenate([[-1], np.where(word[1:] == word[:-1], lcp, -1)])  # (C,), -1: a new word
+        path = np.full((len(self.ids), width + 1), -1, dtype=np.int64)  # (C, T) in sorted order
+        for t in range(width + 1):
+            present = np.flatnonzero(length >= t)  # the outputs that reach depth t
+            group = np.cumsum(lcp < t)[present]  # equal for outputs sharing their first t ids
+            first = np.diff(group, prepend=-1) != 0
+            path[present, t] = np.cumsum(first) - 1
+            starts = present[first]
+            self.depths.append((word[starts], path[starts, t - 1] if t else starts,
+                                tokens[starts, t - 1] if t else starts))
+        self.path = np.empty_like(path)
+        self.path[order] = path  # back to the outputs' own order
 
-    def depths(self):
-        """Per depth with rows: (word of each row, parent row of each, last id of each), as int64 arrays."""
-        for words, parents, tokens in zip(self._words, self._parents, self._tokens):
-            if words:
-                yield (np.array(words, dtype=np.int64), np.array(parents, dtype=np.int64),
-                       np.array(tokens, dtype=np.int64))
+    def targets(self, eos_id: int) -> np.ndarray:
+        """(C, T): the id output i writes at step t (its ids, then EOS), 0 past its end."""
+        width = self.path.shape[1]
+        targets = np.zeros((len(self.ids), width), dtype=np.int64)
+        for i, ids in enumerate(self.ids):
+            targets[i, :len(ids)] = ids
+            targets[i, len(ids)] = eos_id
+        return targets
 
 
 def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
