@@ -217,6 +217,8 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     memory_w, state_w = encoded if encoded is not None else stepper.encode(src, src_len)  # (B, S, ...), 2 x (B, D)
     if floor is not None and constraint is None:
         raise ValueError("a floor needs a lexicon constraint (its bound reads the trie)")
+    if beam == 1 and floor is None:
+        return _greedy_search(stepper, src_len, memory_w, state_w, constraint, max_len, alpha, n_best)
     lengths = [int(n) for n in src_len]
     active = np.arange(len(lengths))  # the words still decoding, in row-group order
     memory, state = _expand(memory_w, active, beam), _expand(state_w, active, beam)  # N = B * beam rows
@@ -285,6 +287,68 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
         if constraint is not None:
             nodes = constraint.advance([nodes[r] for r in rows], next_ids)
 
+    return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in finished]
+
+
+def _greedy_search(stepper: Stepper, src_len: np.ndarray, memory: Arrays, state: Arrays,
+                   constraint: LexiconConstraint | None, max_len: int, alpha: float,
+                   n_best: int) -> list[list[Hypothesis]]:
+    """`beam_search` with `beam=1` and no floor, each step's choices made for all words at once instead of
+    word by word (the cheap pass runs it for every typo). The same rules, so the same hypotheses: of a word's two
+    best continuations, an EOS in first place finishes a hypothesis, the best other one goes on while it may
+    still beat the best finished one (`_promising`), and at `max_len` a word with nothing finished keeps it."""
+    lengths = [int(n) for n in src_len]
+    active = np.arange(len(lengths))  # the words still decoding; row a of every array is word active[a]
+    scores = np.zeros(len(lengths), dtype=np.float32)  # (A,) raw log P so far
+    best_finished = np.full(len(lengths), -np.inf)  # (B,) the best finished score of each word
+    y = np.full(len(lengths), stepper.sos_id, dtype=np.int64)  # (A,)
+    nodes = np.zeros(len(lengths), dtype=np.int64)
+    history = np.zeros((len(lengths), 0), dtype=np.int64)  # (A, t)
+    attn_history: np.ndarray | None = None  # (A, t, S)
+    finished: list[list[Hypothesis]] = [[] for _ in lengths]
+    banned = [stepper.pad_id, stepper.sos_id]
+    for t in range(1, max_len + 1):
+        log_probs, state, weights = stepper.step(y, state, memory)  # (A, V)
+        log_probs[:, banned] = -np.inf
+        if constraint is not None:
+            log_probs[~constraint.allowed(nodes)] = -np.inf
+        if weights is not None:
+            step_attn = weights[:, None, :]  # (A, 1, S)
+            attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
+        top, index = _top(scores[:, None] + log_probs, 2)  # (A, 2)
+        ends = (index[:, 0] == stepper.eos_id) & np.isfinite(top[:, 0])
+        for a in np.flatnonzero(ends).tolist():
+            word = int(active[a])
+            hyp = _finish(history, attn_history, a, float(top[a, 0]), t, alpha, lengths[word])
+            finished[word].append(hyp)
+            best_finished[word] = max(best_finished[word], hyp.score)
+        going = np.where(index[:, 0] != stepper.eos_id, 0, 1)  # the best continuation that is not EOS
+        ids = index[np.arange(len(index)), going]
+        live = top[np.arange(len(top)), going]
+        # `_promising` for beam 1: nothing finished yet, or the live one, ended at the next step, would win.
+        ended_next = live.astype(np.float64) / float(t + 1) ** alpha
+        keep = np.isfinite(live) & ((best_finished[active] == -np.inf) | (ended_next > best_finished[active]))
+        still = np.flatnonzero(keep)
+        if not len(still):
+            break
+        if t == max_len:  # out of steps: a word with nothing finished keeps its live hypothesis as it is
+            for a in still.tolist():
+                word = int(active[a])
+                if not finished[word]:
+                    hyp = _finish(history, attn_history, a, float(live[a]), history.shape[1] + 1, alpha, lengths[word])
+                    hyp.ids.append(int(ids[a]))
+                    finished[word].append(hyp)
+            break
+        if len(still) != len(active):
+            active = active[still]
+            memory = tuple(m[still] for m in memory)
+        y = ids[still]
+        state = tuple(s[still] for s in state)
+        history = np.concatenate([history[still], y[:, None]], axis=1)
+        attn_history = None if attn_history is None else attn_history[still]
+        scores = live[still].astype(np.float32)
+        if constraint is not None:
+            nodes = np.asarray(constraint.advance(nodes[still].tolist(), y.tolist()), dtype=np.int64)
     return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in finished]
 
 
