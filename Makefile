@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train train-fast onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -52,9 +52,13 @@ train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled an
 	$(BIN)/typofix-train experiment=default_stage2 init_weights=outputs/bundled/checkpoints/last.ckpt \
 		hydra.run.dir=outputs/bundled-stage2 $(ARGS)
 
-onnx: $(STAMP) ## regenerate the bundled ONNX models (default.onnxz, fp16; default-int8.onnxz, int8) from typofix/models/default.pt
+train-fast: $(STAMP) ## the fast preset's smaller model (experiment=fast, one stage, under an hour on one core) in outputs/fast
+	$(BIN)/typofix-train experiment=fast hydra.run.dir=outputs/fast $(ARGS)
+
+onnx: $(STAMP) ## regenerate the bundled ONNX models (default.onnxz, fp16; default-int8.onnxz and fast-int8.onnxz, int8) from typofix/models/*.pt
 	$(BIN)/typofix export typofix/models/default.pt typofix/models/default.onnxz
 	$(BIN)/typofix export typofix/models/default.pt typofix/models/default-int8.onnxz --int8
+	$(BIN)/typofix export typofix/models/fast.pt typofix/models/fast-int8.onnxz --int8
 
 demo: $(STAMP) ## correct a few words and a sentence with the bundled model
 	$(BIN)/typofix correct speling recieve teh definately acommodate

@@ -19,7 +19,11 @@ with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Confi
 6. + no beam search in the wide pass, its neighbours alone (beam 1);
 7. + fewer wide-pass neighbours: no more one-edit words than the cheap pass's shortlist, 3 two-edit words, 3
    sound-alikes (the default);
-8. the fast preset (cheap pass only).
+8. fast, as the fast preset was before its model: the cheap pass alone (greedy answer and 3 one-edit words),
+   the default model;
+9. + no greedy decode (the shortlist and the typo only), and a wide pass of sound-alikes for the uncertain words:
+   the fast preset's settings, still with the default model;
+10. + the fast model, a quarter of the default model's width (the fast preset).
 
 `trie_vs_separate` times scoring the same candidate lists both ways (`search.forced_hypotheses` row by row with
 its own encoding, against `search.trie_hypotheses`).
@@ -51,7 +55,11 @@ def configurations():
     yield "+ beam 12", bundled_int8_path(), gated.with_(beam=12)
     yield "+ wide pass without beam search (beam 1)", bundled_int8_path(), gated.with_(beam=1)
     yield "+ fewer wide-pass neighbours (the default)", bundled_int8_path(), DecodingSettings()
-    yield "fast preset (cheap pass only)", bundled_int8_path(), DecodingSettings.preset("fast")
+    fast = DecodingSettings.preset("fast")
+    previous_fast = fast.with_(greedy=True, wide_margin=0.0, sound_candidates=0, bundled_model="default")
+    yield "fast: the cheap pass alone (greedy + shortlist), default model", bundled_int8_path(), previous_fast
+    yield "+ no greedy decode, sound-alikes where uncertain", bundled_int8_path(), fast.with_(bundled_model="default")
+    yield "+ the fast model (the fast preset)", bundled_int8_path("fast"), fast
 
 
 def run(rows_by_set, model, settings):

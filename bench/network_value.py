@@ -46,6 +46,7 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
     from typofix.decoding import PRESETS, DecodingSettings
 
     d, fast = DecodingSettings(), PRESETS["fast"]
+    greedy_only = d.with_(shortlist=3, wide_margin=0.0, wide_min_edits=0)  # the cheap pass alone
     return [
         Network("no network", "no model (`Corrector` with no stepper): every typo's candidates are the wide "
                 f"pass's neighbours, every listed word one edit away, the {d.two_edit_candidates} most frequent two "
@@ -60,8 +61,13 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 "typos, seconds of CPU; 16-dim embeddings, a 2-layer encoder of 32 per direction, decoder 64, "
                 "attention 32), its last.ckpt; default settings, on torch", lambda: Corrector.load(tiny_model)),
         Network("bundled network, greedy only", "the bundled model (`typofix/models/default-int8.onnxz`, "
-                "onnxruntime) with the `fast` preset: the cheap pass only (greedy answer + the typo + "
-                f"{fast.shortlist} channel-shortlisted one-edit words), no wide pass",
+                "onnxruntime) with the cheap pass only (greedy answer + the typo + "
+                f"{greedy_only.shortlist} channel-shortlisted one-edit words), no wide pass",
+                lambda: Corrector.load(settings=greedy_only)),
+        Network("fast network (`--fast`)", "the fast preset's model (`typofix/models/fast-int8.onnxz`, "
+                "`typofix-train experiment=fast`: 32-dim embeddings, encoder 64 per direction, decoder 128, attention "
+                f"64) with the fast preset: no greedy answer, the typo + {fast.shortlist} shortlisted one-edit words, "
+                f"and for the uncertain words the {fast.sound_candidates} best sound-alikes",
                 lambda: Corrector.load(fast=True)),
         Network("bundled network, wide pass (default)", "the same model with the default settings (what "
                 "`typofix correct` does): the cheap pass (greedy answer + the typo + "

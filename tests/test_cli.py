@@ -197,7 +197,8 @@ def test_the_issues_examples_come_back_unchanged():
 def test_fast_preset_corrects_and_says_so():
     done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--fast", "--limit", "30", "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["settings"]["beam"] == 1
+    settings = json.loads(done.stdout)["settings"]
+    assert settings["bundled_model"] == "fast" and settings["greedy"] is False
     assert typofix("correct", "--fast", "recieve", "definately").stdout == b"receive\ndefinitely\n"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import torch
 
@@ -230,3 +231,29 @@ def test_where_the_cheap_pass_is_sure_the_wide_search_agrees():
     sure = [t for t in todo if not cheap._uncertain(t, searched[t][0])]
     agree = sum(a == b for a, b in zip(cheap.correct_many(sure), wide.correct_many(sure)))
     assert len(sure) >= 0.6 * len(todo) and agree >= 0.93 * len(sure)
+
+
+def test_the_fast_preset_runs_the_smaller_bundled_model():
+    """`fast=True` (`--fast`) loads the fast model, a quarter of the default's width: its encoder writes 128
+    numbers per character (64 per direction) where the default's writes 256; a model file given explicitly wins."""
+    from typofix.corrector import load_stepper
+    from typofix.modelfile import bundled_int8_path
+
+    if not bundled_int8_path("fast").is_file() or not bundled_int8_path().is_file():
+        pytest.skip("no bundled ONNX models")
+    src, src_len = np.array([[5, 6, 7]]), np.array([3])
+    widths = {}
+    for name in ("default", "fast"):
+        stepper, _ = load_stepper(None, bundled=name)
+        (enc_out, *_), _ = stepper.encode(src, src_len)
+        widths[name] = enc_out.shape[-1]
+    assert widths == {"default": 256, "fast": 128}
+    fast = Corrector.load(fast=True)
+    assert fast.settings.bundled_model == "fast"
+    (enc_out, *_), _ = fast.stepper.encode(src, src_len)
+    assert enc_out.shape[-1] == 128
+    given = Corrector.load(bundled_int8_path(), fast=True)  # a model file given explicitly wins
+    (enc_out, *_), _ = given.stepper.encode(src, src_len)
+    assert enc_out.shape[-1] == 256
+    with pytest.raises(ValueError, match="bundled_model"):
+        DecodingSettings(bundled_model="huge")

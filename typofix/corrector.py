@@ -41,16 +41,18 @@ REAL_WORD_GAIN = 8.0
 CONTEXT_CANDIDATES = 8  # per word, the best this many (the typo itself among them) are reranked in context
 
 
-def load_stepper(path: str | Path | None = None, device: str = "cpu") -> tuple[Stepper, Vocab]:
+def load_stepper(path: str | Path | None = None, device: str = "cpu",
+                 bundled: str = "default") -> tuple[Stepper, Vocab]:
     """The stepper and vocabulary of the model at `path`: a .onnxz file runs on onnxruntime, anything else (a
-    slim export, a training checkpoint) on torch. None: the bundled int8 ONNX model when onnxruntime is
-    installed (else the float one), else the bundled torch model."""
+    slim export, a training checkpoint) on torch. None: the bundled model named `bundled` ("default", or "fast",
+    the fast preset's smaller one), its int8 ONNX export when onnxruntime is installed (else its float one),
+    else its torch export."""
     if path is None:
-        onnx_paths = [p for p in (bundled_int8_path(), bundled_onnx_path()) if p.is_file()]
+        onnx_paths = [p for p in (bundled_int8_path(bundled), bundled_onnx_path(bundled)) if p.is_file()]
         if device == "cpu" and onnx_paths and _has_onnxruntime():
             path = onnx_paths[0]
         else:
-            path = bundled_model_path()
+            path = bundled_model_path(bundled)
     path = Path(path)
     if path.suffix == ".onnxz":
         if device != "cpu":
@@ -127,11 +129,11 @@ class Corrector:
              lexicon_path: str | Path | None = None, accepted_path: str | Path | None = None,
              user_words: Iterable[str] = (), device: str = "cpu") -> "Corrector":
         """A corrector for the model at `path` (an ONNX export .onnxz, a slim export or a training checkpoint;
-        None: the bundled model, see `load_stepper`) with `settings` (None: the tuned default, or the fast preset
+        None: the bundled model `settings.bundled_model`, see `load_stepper`) with `settings` (None: the tuned default, or the fast preset
         when `fast`), the word list at `lexicon_path` and the acceptance dictionary at `accepted_path` (None:
         the bundled ones), plus `user_words`, which are accepted and may be corrections too."""
         settings = settings if settings is not None else DecodingSettings.preset("fast" if fast else "default")
-        stepper, vocab = load_stepper(path, device)
+        stepper, vocab = load_stepper(path, device, settings.bundled_model)
         lexicon = accepted = None
         if settings.use_lexicon:
             lexicon = Lexicon.from_tsv(lexicon_path)

@@ -14,20 +14,23 @@ class ModelError(Exception):
     """A model file that is missing, unreadable or not a typofix model; the message is one line naming it."""
 
 
-def bundled_model_path() -> Path:
-    """The bundled torch model (fp16 weights), made by `typofix export CKPT typofix/models/default.pt`."""
-    return Path(str(resources.files("typofix").joinpath("models", "default.pt")))
+BUNDLED = ("default", "fast")  # the bundled models: the default preset's, and the fast preset's smaller one
 
 
-def bundled_onnx_path() -> Path:
+def bundled_model_path(name: str = "default") -> Path:
+    """A bundled torch model (fp16 weights), made by `typofix export CKPT typofix/models/NAME.pt`."""
+    return Path(str(resources.files("typofix").joinpath("models", f"{name}.pt")))
+
+
+def bundled_onnx_path(name: str = "default") -> Path:
     """The same model exported to ONNX, made from the file above by `make onnx`."""
-    return bundled_model_path().with_suffix(".onnxz")
+    return bundled_model_path(name).with_suffix(".onnxz")
 
 
-def bundled_int8_path() -> Path:
+def bundled_int8_path(name: str = "default") -> Path:
     """The ONNX export with int8 weights (`make onnx`), what the correction path runs by default: about half the
     time per decoder step of the float one on an AVX2 CPU, for a fraction of a point of accuracy (README)."""
-    return bundled_model_path().with_name("default-int8.onnxz")
+    return bundled_model_path(name).with_name(f"{name}-int8.onnxz")
 
 
 def check_file(path: Path) -> None:
