@@ -233,13 +233,8 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     banned = [stepper.pad_id, stepper.sos_id]  # never written by a decoder; UNK stays possible only unconstrained
 
     for t in range(1, max_len + 1):
-        log_probs, state, weights = stepper.step(y, state, memory)  # (N, V)
-        log_probs[:, banned] = -np.inf
-        if constraint is not None:
-            log_probs[~constraint.allowed(nodes)] = -np.inf
-        if weights is not None:
-            step_attn = weights[:, None, :]  # (N, 1, S)
-            attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
+        log_probs, state, attn_history = _decoder_step(stepper, y, state, memory, banned, constraint, nodes,
+                                                       attn_history)  # (N, V)
         vocab = log_probs.shape[-1]
         totals = (scores.reshape(-1, 1) + log_probs).reshape(len(active), beam * vocab)  # (N, V) -> (A, beam * V)
         top, index = _top(totals, min(2 * beam, beam * vocab))  # (A, 2 * beam)
@@ -290,6 +285,21 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     return [sorted(hyps, key=lambda h: -h.score)[:n_best] for hyps in finished]
 
 
+def _decoder_step(stepper: Stepper, y, state, memory, banned: list[int], constraint: LexiconConstraint | None,
+                  nodes, attn_history: np.ndarray | None) -> tuple[np.ndarray, Arrays, np.ndarray | None]:
+    """One decoder step of N rows for a search: log-probabilities (N, V) with the `banned` ids and (under a
+    constraint) every id off the rows' trie nodes at -inf, the new state, and the attention history (N, t, S)
+    with this step's weights appended (None for a model without attention)."""
+    log_probs, state, weights = stepper.step(y, state, memory)  # (N, V)
+    log_probs[:, banned] = -np.inf
+    if constraint is not None:
+        log_probs[~constraint.allowed(nodes)] = -np.inf
+    if weights is not None:
+        step_attn = weights[:, None, :]  # (N, 1, S)
+        attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
+    return log_probs, state, attn_history
+
+
 def _greedy_search(stepper: Stepper, src_len: np.ndarray, memory: Arrays, state: Arrays,
                    constraint: LexiconConstraint | None, max_len: int, alpha: float,
                    n_best: int) -> list[list[Hypothesis]]:
@@ -308,13 +318,8 @@ def _greedy_search(stepper: Stepper, src_len: np.ndarray, memory: Arrays, state:
     finished: list[list[Hypothesis]] = [[] for _ in lengths]
     banned = [stepper.pad_id, stepper.sos_id]
     for t in range(1, max_len + 1):
-        log_probs, state, weights = stepper.step(y, state, memory)  # (A, V)
-        log_probs[:, banned] = -np.inf
-        if constraint is not None:
-            log_probs[~constraint.allowed(nodes)] = -np.inf
-        if weights is not None:
-            step_attn = weights[:, None, :]  # (A, 1, S)
-            attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
+        log_probs, state, attn_history = _decoder_step(stepper, y, state, memory, banned, constraint, nodes,
+                                                       attn_history)  # (A, V)
         top, index = _top(scores[:, None] + log_probs, 2)  # (A, 2)
         ends = (index[:, 0] == stepper.eos_id) & np.isfinite(top[:, 0])
         for a in np.flatnonzero(ends).tolist():
