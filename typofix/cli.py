@@ -58,7 +58,8 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model and decoding (defaults: the tuned settings, typofix.decoding)")
     group.add_argument("--model", metavar="PATH", help="model file: an ONNX export (.onnxz, run by onnxruntime), "
                        "a slim export (.pt) or a training .ckpt (run by torch) (default: the bundled model)")
-    group.add_argument("--fast", action="store_true", help="the fast preset: the smaller bundled model, no greedy decode, sound-alikes only where uncertain")
+    group.add_argument("--fast", action="store_true", help="the fast preset: the smaller bundled model, no greedy "
+                       "decode, sound-alikes only where uncertain")
     group.add_argument("--beam", type=_positive_int, metavar="N", help="beam width of the wide search for "
                        "uncertain words; 1 (the default): its candidates alone, no beam search")
     group.add_argument("--no-lexicon", action="store_true", help="the model alone: no word-list constraint, no "

@@ -111,13 +111,11 @@ class DeletionIndex:
         hi = np.searchsorted(self._hashes, hashes, side="right")
         owner, positions = expand_spans(owner, lo, hi)
         # Each (typo, word) once, by typo then row: rows are most frequent first.
-        pairs = np.sort(owner.astype(np.int64) * len(self.words) + self._rows[positions])
-        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # (np.unique would import numpy.ma: 30 ms of start-up)
-        owner, rows = pairs // len(self.words), pairs % len(self.words)
+        owner, rows = unique_pairs(owner, self._rows[positions].astype(np.int64), len(self.words))
+        starts = np.searchsorted(owner, np.arange(len(todo) + 1))
         # Check the matches most frequent first, in rounds of growing width, each typo only until it has `n`:
         # two-edit matches run to hundreds a typo, of which the first few dozen usually hold the `n` wanted.
-        starts = np.searchsorted(owner, np.arange(len(todo) + 1))
-        rank = np.arange(len(pairs)) - starts[owner]  # a match's place among its typo's
+        rank = np.arange(len(owner)) - starts[owner]  # a match's place among its typo's
         full = np.zeros(len(todo), dtype=bool)
         low, high = 0, 8 * n
         while True:
@@ -147,6 +145,14 @@ def expand_spans(owner: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.
     ends = np.cumsum(lengths)
     positions = np.arange(total, dtype=np.int64) + np.repeat(lo - (ends - lengths), lengths)
     return np.repeat(np.asarray(owner, dtype=np.int64), lengths), positions
+
+
+def unique_pairs(owner: np.ndarray, item: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (owner, item) pairs, items below `size`, sorted by owner then item: (owners, items). One sort
+    of packed integers (np.unique would import numpy.ma on its first call: 30 ms of a command's start-up)."""
+    pairs = np.sort(np.asarray(owner, dtype=np.int64) * size + item)
+    pairs = pairs[np.diff(pairs, prepend=-1) != 0]
+    return pairs // size, pairs % size
 
 
 def _row_bits(words: list[str]) -> int:

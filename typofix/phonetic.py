@@ -23,7 +23,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from typofix.neighbours import expand_spans
+from typofix.neighbours import expand_spans, unique_pairs
 
 
 SIMILARITY_WEIGHT = 5.0  # per unit of normalised Levenshtein similarity (0..1)
@@ -101,10 +101,8 @@ class SoundIndex:
         by_sound = self._by_metaphone.rows_of(*self._by_metaphone.within_one_edit(metaphones))
         by_letters = self._by_soundex.rows_of(*self._by_soundex.find([codes[i][1] for i in todo]))
         # Each (typo, word) once, by typo then row (the order the ranking's ties keep).
-        pairs = np.sort(np.concatenate([by_sound[0], by_letters[0]]) * len(self.words)
-                        + np.concatenate([by_sound[1], by_letters[1]]))
-        pairs = pairs[np.diff(pairs, prepend=-1) != 0]  # (np.unique would import numpy.ma: 30 ms of start-up)
-        owner, rows = pairs // len(self.words), pairs % len(self.words)
+        owner, rows = unique_pairs(np.concatenate([by_sound[0], by_letters[0]]),
+                                   np.concatenate([by_sound[1], by_letters[1]]), len(self.words))
         typo_length = np.array([len(typos[i]) for i in todo], dtype=np.int64)
         near = np.abs(self._length[rows] - typo_length[owner]) <= MAX_LENGTH_GAP
         owner, rows = owner[near], rows[near]
@@ -151,14 +149,10 @@ class _CodeGroups:
         starts = np.flatnonzero(first)
         arrays = {"codes": ordered[starts], "order": order, "starts": np.append(starts, len(codes))}
         if with_deletions:
-            variants, owners = [], []
-            for i, code in enumerate(arrays["codes"].tolist()):
-                for variant in _deletions(code):
-                    variants.append(variant)
-                    owners.append(i)
+            variants, owners = _all_deletions(arrays["codes"].tolist())
             variants = np.array(variants, dtype=arrays["codes"].dtype)
             by_variant = np.argsort(variants, kind="stable")
-            arrays.update(variants=variants[by_variant], variant_of=np.array(owners, dtype=np.int64)[by_variant])
+            arrays.update(variants=variants[by_variant], variant_of=owners[by_variant])
         return cls(arrays)
 
     @classmethod
@@ -178,16 +172,10 @@ class _CodeGroups:
     def within_one_edit(self, codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The listed codes at most one (Levenshtein) edit from each of `codes`: (index in `codes`, index of
         the listed code), each pair once, by the first."""
-        variants, whose = [], []
-        for i, code in enumerate(codes):
-            for variant in _deletions(code):
-                variants.append(variant)
-                whose.append(i)
+        variants, whose = _all_deletions(codes)
         lo, hi = self._spans(self.variants, variants)
-        owner, positions = expand_spans(np.array(whose, dtype=np.int64), lo, hi)
-        pairs = np.sort(owner * len(self.codes) + self.variant_of[positions])
-        pairs = pairs[np.diff(pairs, prepend=-1) != 0]
-        owner, listed = pairs // len(self.codes), pairs % len(self.codes)
+        owner, positions = expand_spans(whose, lo, hi)
+        owner, listed = unique_pairs(owner, self.variant_of[positions], len(self.codes))
         close = process.cpdist([codes[o] for o in owner.tolist()], self.codes[listed].tolist(),
                                scorer=Levenshtein.distance, score_cutoff=1, dtype=np.int32) <= 1
         return owner[close], listed[close]
@@ -214,6 +202,16 @@ class _CodeGroups:
 def _deletions(code: str) -> set[str]:
     """`code` and every string one deletion from it."""
     return {code, *(code[:i] + code[i + 1:] for i in range(len(code)))}
+
+
+def _all_deletions(codes: list[str]) -> tuple[list[str], np.ndarray]:
+    """`_deletions` of every code, flat: (variants, index in `codes` of the code each came from)."""
+    variants, owners = [], []
+    for i, code in enumerate(codes):
+        for variant in _deletions(code):
+            variants.append(variant)
+            owners.append(i)
+    return variants, np.array(owners, dtype=np.int64)
 
 
 _ARRAYS = ("rows", "log_count", "metaphone", "metaphone_codes", "metaphone_order", "metaphone_starts",

@@ -495,6 +495,7 @@ class _OutputTrie:
         tokens = np.full((len(self.ids), width), -1, dtype=np.int64)  # (C, T - 1), -1 past the end: sorts first
         for i, ids in enumerate(self.ids):
             tokens[i, :len(ids)] = ids
+        self._tokens, self._length = tokens, length  # in the outputs' own order, for `targets`
         order = np.lexsort([tokens[:, t] for t in reversed(range(width))] + [word])  # by word, then ids
         tokens, word, length = tokens[order], word[order], length[order]
         same = (tokens[1:] == tokens[:-1]) & (tokens[1:] >= 0)  # (C - 1, T - 1)
@@ -514,11 +515,9 @@ class _OutputTrie:
 
     def targets(self, eos_id: int) -> np.ndarray:
         """(C, T): the id output i writes at step t (its ids, then EOS), 0 past its end."""
-        width = self.path.shape[1]
-        targets = np.zeros((len(self.ids), width), dtype=np.int64)
-        for i, ids in enumerate(self.ids):
-            targets[i, :len(ids)] = ids
-            targets[i, len(ids)] = eos_id
+        targets = np.zeros(self.path.shape, dtype=np.int64)
+        targets[:, :-1] = np.maximum(self._tokens, 0)
+        targets[np.arange(len(self.ids)), self._length] = eos_id
         return targets
 
 
