@@ -12,6 +12,10 @@ that sends a word to the wide pass (wide_margin, wide_min_edits). A word the gat
 its cheap candidates only. The cost of a setting is the share of words that go wide, turned into an estimate
 of words/s from the measured time of a cheap-only and a wide-for-all run.
 
+With `--scorer fitted` the candidates are scored by the fitted weights (`typofix.rerank`, data/rerank.json,
+from `bench/fit_rerank.py`) and only the confidence rule and the gate are searched, over FITTED_MIN_CONFIDENCES
+and FITTED_WIDE_MARGINS (the fitted scores are on their own scale).
+
 Offline scoring is an approximation in two ways, both small: alpha also decides when the beam stops, and the
 wide beam's pruning floor comes from the cheap best under the settings it ran with. Check the chosen values
 with `typofix evaluate` on each dev set. Holdout sets are refused.
@@ -36,6 +40,8 @@ BETAS = (0.0, 0.1, 0.2, 0.3)
 MIN_CONFIDENCES = (-1.0, -0.5, -0.3, 0.0)
 WIDE_MARGINS = (0.3, 0.5, 0.7, 1.0)
 WIDE_MIN_EDITS = (0, 3)
+FITTED_MIN_CONFIDENCES = (-3.0, -2.0, -1.5, -1.0, -0.5, 0.0, 0.5)
+FITTED_WIDE_MARGINS = (1.0, 2.0, 3.0, 4.0, 6.0, 1e9)
 
 
 def parse_args(argv):
@@ -46,6 +52,9 @@ def parse_args(argv):
     parser.add_argument("--shortlist", type=int, default=None, help="cheap-pass shortlist (default: the preset's)")
     parser.add_argument("--limit", type=int, default=None, help="at most N rows per set (seeded sample)")
     parser.add_argument("--top", type=int, default=15, help="settings shown, best first")
+    parser.add_argument("--scorer", choices=("hand", "fitted"), default="hand",
+                        help="hand: search the channel weights too; fitted: data/rerank.json's weights, search the "
+                             "confidence rule and the gate only")
     return parser.parse_args(argv)
 
 
@@ -93,6 +102,15 @@ class Record:
 
     def scores(self, alpha, lam, mu, beta) -> np.ndarray:
         return self.log_prob / self.steps ** alpha + lam * self.prior - mu * self.edits - beta * self.first
+
+    def fitted_scores(self, scorer) -> np.ndarray:
+        """Every candidate's score under a `typofix.rerank.FittedScorer`."""
+        out = np.empty(len(self.words))
+        for i, typo in enumerate(self.typos):
+            a, b = self.start[i], self.start[i + 1]
+            out[a:b] = scorer.scores(typo, self.words[a:b], self.log_prob[a:b], self.steps[a:b], self.prior[a:b],
+                                     self.edits[a:b])
+        return out
 
     def best(self, scores: np.ndarray, allowed: np.ndarray, min_confidence: float) -> tuple[np.ndarray, np.ndarray]:
         """Per typo: the index of its chosen candidate among `allowed` ones (the typo itself unless the best
@@ -161,13 +179,22 @@ def main(argv=None) -> int:
                     for name, (typo, target) in rows_of.items()}
 
         results = []
-        for alpha, lam, mu, beta in itertools.product(ALPHAS, LAMBDAS, MUS, BETAS):
-            scores = record.scores(alpha, lam, mu, beta)
+        if args.scorer == "fitted":
+            from typofix.rerank import FittedScorer
+
+            fitted = FittedScorer.load()
+            grid = [(fitted.alpha, None, None, None)]
+            min_confidences, wide_margins = FITTED_MIN_CONFIDENCES, FITTED_WIDE_MARGINS
+        else:
+            grid = list(itertools.product(ALPHAS, LAMBDAS, MUS, BETAS))
+            min_confidences, wide_margins = MIN_CONFIDENCES, WIDE_MARGINS
+        for alpha, lam, mu, beta in grid:
+            scores = record.fitted_scores(fitted) if lam is None else record.scores(alpha, lam, mu, beta)
             cheap_choice, cheap_margin = None, None
-            for mc in MIN_CONFIDENCES:
+            for mc in min_confidences:
                 cheap_choice, cheap_margin = record.best(scores, record.cheap, mc)
                 wide_choice, _ = record.best(scores, np.ones_like(record.cheap), mc)
-                for margin, far in itertools.product(WIDE_MARGINS, WIDE_MIN_EDITS):
+                for margin, far in itertools.product(wide_margins, WIDE_MIN_EDITS):
                     gate = cheap_margin - mc < margin
                     if far:
                         gate |= record.edits[cheap_choice] >= far
@@ -181,16 +208,20 @@ def main(argv=None) -> int:
         print(f"{'mean':>6} {'alpha':>5} {'lambda':>6} {'mu':>4} {'beta':>4} {'min_conf':>8} {'wide<':>5} {'far':>3} "
               + " ".join(f"{n[:15]:>15}" for n in names) + f" {'wide':>5} {'est. w/s':>8}")
         for r in sorted(results, key=lambda r: -r[0])[:args.top]:
-            mean, alpha, lam, mu, beta, mc, margin, far, per_set, wide_share, speed = r
-            print(f"{100 * mean:6.2f} {alpha:5.2f} {lam:6.2f} {mu:4.1f} {beta:4.1f} {mc:8.2f} {margin:5.2f} {far:3d} "
-                  + " ".join(f"{100 * per_set[n]:15.2f}" for n in names) + f" {wide_share:5.2f} {speed:8.0f}")
+            print(_line(r, names))
         print("\nfastest settings within 0.5 points of the best mean:")
         best_mean = max(r[0] for r in results)
         for r in sorted((r for r in results if r[0] >= best_mean - 0.005), key=lambda r: -r[10])[:args.top]:
-            mean, alpha, lam, mu, beta, mc, margin, far, per_set, wide_share, speed = r
-            print(f"{100 * mean:6.2f} {alpha:5.2f} {lam:6.2f} {mu:4.1f} {beta:4.1f} {mc:8.2f} {margin:5.2f} {far:3d} "
-                  + " ".join(f"{100 * per_set[n]:15.2f}" for n in names) + f" {wide_share:5.2f} {speed:8.0f}")
+            print(_line(r, names))
     return 0
+
+
+def _line(result, names) -> str:
+    """One result row of the table (the fitted scorer has no lambda, mu, beta: shown as -)."""
+    mean, alpha, lam, mu, beta, mc, margin, far, per_set, wide_share, speed = result
+    weights = (f"{lam:6.2f} {mu:4.1f} {beta:4.1f}" if lam is not None else f"{'-':>6} {'-':>4} {'-':>4}")
+    return (f"{100 * mean:6.2f} {alpha:5.2f} {weights} {mc:8.2f} {margin:5.2f} {far:3d} "
+            + " ".join(f"{100 * per_set[n]:15.2f}" for n in names) + f" {wide_share:5.2f} {speed:8.0f}")
 
 
 if __name__ == "__main__":

@@ -77,7 +77,10 @@ def _add_model_options(parser: argparse.ArgumentParser) -> None:
 
 
 _TUNING_OPTIONS = (  # (flag, DecodingSettings field, type, metavar, help): the knobs the tuner sets
-    ("--prior-weight", "prior_weight", _non_negative_float, "W", "weight of log P(word) in the noisy channel"),
+    ("--scorer", "scorer", str, "{fitted,hand}", "how candidates are ranked: fitted (weights fitted to the dev "
+     "sets' misspellings, the default) or hand (the noisy channel of the four weights below)"),
+    ("--prior-weight", "prior_weight", _non_negative_float, "W", "weight of log P(word) in the hand-set noisy "
+     "channel"),
     ("--alpha", "alpha", _non_negative_float, "A", "length normalisation: log P / length^A"),
     ("--edit-weight", "edit_weight", _non_negative_float, "M", "penalty per edit between typo and candidate"),
     ("--first-letter-weight", "first_letter_weight", _non_negative_float, "B",

@@ -19,6 +19,7 @@ from typofix.indexcache import cached
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex
 from typofix.phonetic import SoundIndex
+from typofix.rerank import FittedScorer
 from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
@@ -123,6 +124,7 @@ class Corrector:
         self._one_edit_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
         self._words_by_frequency: list[str] | None = None
+        self.scorer = FittedScorer.load() if settings.scorer == "fitted" else None
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
@@ -379,9 +381,11 @@ class Corrector:
                 if s.beam > 1:  # beam 1: the wide pass is its neighbours alone, scored as a trie
                     # The wide search looks for a better first candidate: whatever cannot beat the cheap pass's
                     # best is dropped (the rest of a top-k are the best of the candidates scored on the way).
+                    # The bound is the hand channel's, so the fitted scorer searches without it.
                     floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
                     beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
-                                        constraint=self.constraint, encoded=sub, floor=floor if s.prune else None)
+                                        constraint=self.constraint, encoded=sub,
+                                        floor=floor if s.prune and s.scorer == "hand" else None)
                 more = []
                 wides = self._neighbours([chunk[r] for r in uncertain], s.one_edit_candidates,
                                          [one_edit[r] for r in uncertain])
@@ -514,12 +518,22 @@ class Corrector:
         return self._words_by_frequency
 
     def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
-        """The candidates for `typo` best first by the noisy channel (`search.channel_score`). An empty output
-        (the model ending at once) would delete the word from a text, so it is never offered."""
+        """The candidates for `typo` best first by the fitted scorer (`typofix.rerank`) or the hand-set noisy
+        channel (`search.channel_score`), as `settings.scorer` says. An empty output (the model ending at once)
+        would delete the word from a text, so it is never offered."""
         s = self.settings
-        scored = [Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
-                                             s.first_letter_weight, edits.get(w)), h.attn)
-                  for w, h in candidates.items() if w]
+        if s.scorer == "hand" or self.stepper is None:  # no network: no model score to weigh
+            scored = [Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
+                                                 s.first_letter_weight, edits.get(w)), h.attn)
+                      for w, h in candidates.items() if w]
+        else:
+            words = [w for w in candidates if w]
+            hyps = [candidates[w] for w in words]
+            scores = self.scorer.scores(
+                typo, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
+                [self.lexicon.log_prior(w) for w in words],
+                [edits[w] if edits.get(w) is not None else osa_distance(typo, w) for w in words])
+            scored = [Candidate(w, score, h.attn) for w, h, score in zip(words, hyps, scores.tolist())]
         return sorted(scored, key=lambda c: -c.score)
 
     def _batches(self, words: list[str]):

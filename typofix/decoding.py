@@ -35,11 +35,18 @@ from dataclasses import asdict, dataclass, fields, replace
 from typofix.modelfile import BUNDLED
 
 
+SCORERS = ("fitted", "hand")
+
+
 @dataclass(frozen=True)
 class DecodingSettings:
     """The correction engine's settings; `DecodingSettings()` is the tuned default, `preset("fast")` the fast one."""
 
-    # The noisy channel (`search.rerank`).
+    # How candidates are scored: "fitted", the weights `bench/fit_rerank.py` fitted to the dev sets
+    # (`typofix.rerank`, data/rerank.json; it reads `alpha` from its table), or "hand", the noisy channel
+    # below with its four hand-tuned weights.
+    scorer: str = "fitted"
+    # The noisy channel (`search.channel_score`); alpha also normalises the beam search's scores.
     alpha: float = 1.75
     prior_weight: float = 0.03
     edit_weight: float = 0.1
@@ -52,7 +59,8 @@ class DecodingSettings:
     # beam 1 at 0.6x its speed, now that sound-alikes reach the far-off words). beam 1, wide_margin 0 and
     # wide_min_edits 0: no wide pass at all.
     beam: int = 1
-    wide_margin: float = 0.7
+    # In the fitted scorer's units (`bench.tune_decoding --scorer fitted`); the hand channel's were 0.7 and 3.
+    wide_margin: float = 6.0
     wide_min_edits: int = 3
     # The wide pass's candidates besides the cheap pass's: the most frequent one edit away (a large number: all
     # of them), two edits away, and sound-alikes. On the dev sets, 0 / 3 / 3 give the top-1 of all / 5 / 5
@@ -63,11 +71,14 @@ class DecodingSettings:
     sound_candidates: int = 3
     prune: bool = True  # stop the wide beam's hypotheses that can no longer beat the cheap answer
     # Context in text (typofix.context): weight of the neighbours' evidence (0: off) and its interpolation.
-    context_weight: float = 0.3
+    # (1.0 for the fitted scorer, whose scores spread wider: 67.4% of the dev prose's misspellings fixed against
+    # 64.7% at 0.3; the hand channel's was 0.3, the fast preset's)
+    context_weight: float = 1.0
     context_mix: float = 0.9
     context_max_edits: int = 2  # the context may pick the best candidate, the typo, or one this near the typo
     # What is left alone.
-    min_confidence: float = -0.5
+    # The fitted scorer's (the hand channel's was -0.5: the fast preset's).
+    min_confidence: float = 0.0
     leave_accepted: bool = True
     leave_special: bool = True
     # The model alone: no lexicon constraint, no candidates, no prior, nothing accepted.
@@ -84,6 +95,8 @@ class DecodingSettings:
                      "context_max_edits"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        if self.scorer not in SCORERS:
+            raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, got {self.scorer!r}")
         if self.bundled_model not in BUNDLED:
             raise ValueError(f"bundled_model must be one of {', '.join(BUNDLED)}, got {self.bundled_model!r}")
         if self.min_confidence != self.min_confidence:  # nan: no word would ever compare
@@ -120,6 +133,8 @@ PRESETS: dict[str, DecodingSettings] = {
     "default": DecodingSettings(),
     # Chosen on the dev sets with the fast model (whole sets, top-1 norvig-testset1 / birkbeck-dev): greedy on
     # 81.1 / 40.0, off 83.4 / 42.0 (wide_margin 0.3), 84.5 / 42.2 (0.5), 85.3 / 42.9 (0.7, ~8% slower than 0.5).
-    "fast": DecodingSettings(bundled_model="fast", greedy=False, shortlist=3, wide_margin=0.7, wide_min_edits=0,
-                             two_edit_candidates=0, sound_candidates=3),
+    # The fast model keeps the hand-set channel: the fitted weights are the bundled model's.
+    "fast": DecodingSettings(bundled_model="fast", scorer="hand", min_confidence=-0.5, context_weight=0.3,
+                             greedy=False, shortlist=3, wide_margin=0.7, wide_min_edits=0, two_edit_candidates=0,
+                             sound_candidates=3),
 }

@@ -1,0 +1,119 @@
+"""The fitted scorer: its features, its table, the fitting script's logit, and the engine scoring with it."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from bench import fit_rerank
+from typofix.corrector import Corrector
+from typofix.decoding import DecodingSettings
+from typofix.lexicon import Lexicon
+from typofix.rerank import FEATURES, FittedScorer, features
+from typofix.search import channel_score
+from typofix.typos import osa_distance
+
+COLUMN = {name: i for i, name in enumerate(FEATURES)}
+
+
+def test_features_of_the_typo_itself_and_of_a_far_sound_alike():
+    words = ["recieve", "receive", "relieve", "deceive", "rx"]
+    edits = np.array([osa_distance("recieve", w) for w in words])
+    out = features("recieve", words, np.array([-1.0, -2.0, -3.0, -4.0, -5.0]), np.array([8.0, 8.0, 8.0, 8.0, 3.0]),
+                   np.zeros(5), edits, alpha=1.0)
+    assert out.shape == (5, len(FEATURES))
+    typo, receive, _, deceive, rx = out
+    # The typo itself: no edit, same first letter, same sound.
+    assert not typo[COLUMN["one_edit"]:COLUMN["four_plus_edits"] + 1].any()
+    assert typo[COLUMN["first_letter_differs"]] == 0 and typo[COLUMN["sound_edits"]] == 0
+    assert typo[COLUMN["soundex_differs"]] == 0
+    assert receive[COLUMN["one_edit"]] == 1 and receive[COLUMN["two_edits"]] == 0  # a transposition is one edit
+    assert deceive[COLUMN["first_letter_differs"]] == 1
+    assert rx[COLUMN["four_plus_edits"]] == 1 and rx[COLUMN["sound_edits"]] > 0
+    assert out[:, COLUMN["model_score"]].tolist() == pytest.approx([-1 / 8, -2 / 8, -3 / 8, -4 / 8, -5 / 3])
+    assert out[:, COLUMN["steps"]].tolist() == [8, 8, 8, 8, 3]
+
+
+def test_hand_weights_rank_as_the_hand_channel_does():
+    """The fitting script's baseline is the engine's hand channel, written as weights over the same features."""
+    settings = DecodingSettings(scorer="hand", prior_weight=0.05, edit_weight=0.2, first_letter_weight=0.3,
+                                alpha=1.5)
+    lexicon = Lexicon({"there": 500, "three": 300, "their": 400, "tree": 50, "ether": 10})
+    typo, words = "thre", ["there", "three", "their", "tree", "ether", "thre"]
+    rng = random.Random(0)
+    log_probs = np.array([-rng.uniform(0.1, 8) for _ in words])
+    steps = np.array([len(w) + 1.0 for w in words])
+    edits = np.array([osa_distance(typo, w) for w in words])
+    fitted = features(typo, words, log_probs, steps, np.array([lexicon.log_prior(w) for w in words]), edits,
+                      settings.alpha) @ fit_rerank.hand_weights(settings)
+    hand = [channel_score(lp / n ** settings.alpha, w, typo, lexicon, settings.prior_weight, settings.edit_weight,
+                          settings.first_letter_weight) for w, lp, n in zip(words, log_probs, steps)]
+    assert fitted.tolist() == pytest.approx(hand)
+
+
+def test_the_logit_learns_to_put_the_right_candidate_first():
+    """On rows where the right word is always the one with fewer edits and a better model score, the fit finds
+    weights that rank it first on every row and rewards both."""
+    rng = np.random.default_rng(0)
+    words, feats, own = {}, {}, {}
+    rows = []
+    for i in range(40):
+        typo = f"t{i}"
+        x = np.zeros((4, len(FEATURES)))
+        x[:, COLUMN["model_score"]] = rng.normal(-1.0, 0.3, 4)
+        x[:, COLUMN["two_edits"]] = 1
+        x[1, COLUMN["model_score"]] = x[:, COLUMN["model_score"]].max() + 0.5  # the right one: better scored
+        x[1, COLUMN["two_edits"]], x[1, COLUMN["one_edit"]] = 0, 1  # and nearer
+        x[3] = 0  # the typo itself
+        words[typo], feats[typo], own[typo] = ["a", "right", "b", typo], x, np.array([0, 0, 0, 1], dtype=bool)
+        rows.append((typo, "right"))
+    candidates = SimpleNamespace(words=words, features=feats, is_typo=own)
+    weights = fit_rerank.fit(rows, candidates)
+    assert fit_rerank.top1(rows, candidates, weights) == 1.0
+    assert weights[COLUMN["model_score"]] > 0 and weights[COLUMN["one_edit"]] > weights[COLUMN["two_edits"]]
+
+
+def test_the_packaged_table_prefers_near_words_and_knows_its_fit():
+    scorer = FittedScorer.load()
+    w = dict(zip(FEATURES, scorer.weights))
+    assert w["one_edit"] > w["two_edits"] > w["three_edits"] > w["four_plus_edits"]
+    assert w["log_prior"] > 0 and w["sound_edits"] < 0 and w["first_letter_differs"] < 0
+    table = json.loads((fit_rerank.ROOT / "data/rerank.json").read_text())
+    assert set(table["top1"]) == {"norvig-testset1", "birkbeck-dev"}  # dev sets only, never a holdout set
+
+
+def test_a_table_without_every_feature_is_refused(tmp_path):
+    table = {"alpha": 1.75, "weights": dict.fromkeys(FEATURES[:-1], 1.0)}
+    with pytest.raises(ValueError, match="not a fitted scorer table"):
+        FittedScorer.from_table(table)
+    path = tmp_path / "broken.json"
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="cannot read the fitted scorer table"):
+        FittedScorer.load(path)
+
+
+def test_the_scorer_setting_decides_the_ranking(tiny_ckpt):
+    """Same model, same candidates: the fitted scorer and the hand channel give the typo's candidates
+    different scores, and each ranks by its own."""
+    fitted = Corrector.load(tiny_ckpt, settings=DecodingSettings())
+    hand = Corrector.load(tiny_ckpt, settings=DecodingSettings(scorer="hand"))
+    assert fitted.settings.scorer == "fitted" and hand.scorer is None
+    f, h = fitted.suggest("recieve", 5), hand.suggest("recieve", 5)
+    assert [s for _, s in f] == sorted((s for _, s in f), reverse=True)
+    assert [s for _, s in h] == sorted((s for _, s in h), reverse=True)
+    assert dict(f) != dict(h)
+    with pytest.raises(ValueError, match="scorer must be one of"):
+        DecodingSettings(scorer="learned")
+
+
+def test_cli_refuses_an_unknown_scorer():
+    run = subprocess.run([sys.executable, "-m", "typofix", "correct", "--scorer", "learned", "teh"],
+                         capture_output=True, text=True)
+    assert run.returncode != 0
+    assert "scorer must be one of fitted, hand" in run.stderr and "Traceback" not in run.stderr

@@ -1,0 +1,96 @@
+"""The fitted scorer: candidates ranked by a linear score whose weights were fitted to the dev sets' misspellings.
+
+The hand-set noisy channel (`search.channel_score`) has four weights a grid search chose. This scorer has one
+weight per *feature* of a (typo, candidate) pair, fitted by `bench/fit_rerank.py` as a conditional logit: over
+each dev typo's candidates, the probability of the right one is softmax(features @ weights), and the weights
+maximise it. The features say what the hand channel says, and what it cannot:
+
+* the model: log P_model(word | typo) normalised by length^alpha (as the hand channel has it), per step, and
+  the number of steps (a short output's per-step score is less telling);
+* the word's log prior;
+* edits from the typo, one indicator each for 1, 2, 3 and 4+ (the hand channel charges each edit the same;
+  the dev sets say a third edit costs far more than a second);
+* whether the first letters differ;
+* how different they sound: Metaphone edits between the typo's code and the word's, and whether their
+  Soundex codes differ (on birkbeck-dev most far-off misspellings keep the word's sound).
+
+The typo itself (the confidence rule's "leave it") has 0 edits and the same sound, so it scores by the model
+and its prior alone. The table (`data/rerank.json`) carries the alpha its model scores were normalised with,
+and the cross-validated top-1 the fit reached, beside the weights.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from typofix.phonetic import sound_codes
+
+FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
+            "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs")
+
+
+def default_table_path() -> Path:
+    """The packaged data/rerank.json (shipped as package data `typofix.wordlist`)."""
+    return Path(str(resources.files("typofix.wordlist").joinpath("rerank.json")))
+
+
+def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarray, log_priors: np.ndarray,
+             edits: np.ndarray, alpha: float) -> np.ndarray:
+    """The (N, len(FEATURES)) features of `words` as corrections of `typo`: their model log-probabilities
+    (EOS included) and decoder steps, log priors and edit distances from the typo, all (N,)."""
+    typo_metaphone, typo_soundex = sound_codes(typo)
+    codes = [sound_codes(w) for w in words]
+    out = np.empty((len(words), len(FEATURES)), dtype=np.float64)  # (N, F)
+    out[:, 0] = log_probs / steps ** alpha
+    out[:, 1] = log_probs / steps
+    out[:, 2] = steps
+    out[:, 3] = log_priors
+    for column, count in ((4, 1), (5, 2), (6, 3)):
+        out[:, column] = edits == count
+    out[:, 7] = edits >= 4
+    out[:, 8] = [w[:1] != typo[:1] for w in words]
+    out[:, 9] = [Levenshtein.distance(typo_metaphone, metaphone) for metaphone, _ in codes]
+    out[:, 10] = [soundex != typo_soundex for _, soundex in codes]
+    return out
+
+
+@dataclass(frozen=True)
+class FittedScorer:
+    """Linear weights over `FEATURES` and the alpha the model score feature was normalised with."""
+
+    weights: np.ndarray  # (F,)
+    alpha: float
+
+    @classmethod
+    def from_table(cls, table: dict) -> "FittedScorer":
+        weights = table.get("weights", {})
+        if set(weights) != set(FEATURES) or "alpha" not in table:
+            raise ValueError(f"not a fitted scorer table: expected an alpha and weights for {', '.join(FEATURES)}")
+        return cls(np.array([float(weights[name]) for name in FEATURES]), float(table["alpha"]))
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "FittedScorer":
+        """The table at `path`, or the packaged one (read once per process)."""
+        return _load(str(path or default_table_path()))
+
+    def scores(self, typo: str, words: list[str], log_probs, steps, log_priors, edits) -> np.ndarray:
+        """(N,) scores of `words` as corrections of `typo`; higher is better (see `features`)."""
+        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
+        return features(typo, words, array(log_probs), array(steps), array(log_priors), array(edits),
+                        self.alpha) @ self.weights
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> FittedScorer:
+    try:
+        table = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ValueError(f"cannot read the fitted scorer table {path}: {err}") from None
+    return FittedScorer.from_table(table)
