@@ -45,7 +45,9 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
     from typofix.corrector import Corrector
     from typofix.decoding import PRESETS, DecodingSettings
 
-    d, fast = DecodingSettings(), PRESETS["fast"]
+    # Every network is compared under the hand-set channel (the fitted scorer's weights were fitted to the bundled
+    # network's scores, and would misjudge any other); the last row is the default, with the fitted scorer.
+    d, fast = PRESETS["hand"], PRESETS["fast"]
     greedy_only = d.with_(shortlist=3, wide_margin=0.0, wide_min_edits=0)  # the cheap pass alone
     return [
         Network("no network", "no model (`Corrector` with no stepper): every typo's candidates are the wide "
@@ -55,11 +57,12 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 "proposes the greedy or beam candidates a network would", lambda: _with_stepper(None)),
         Network("untrained network", "the bundled model's architecture and alphabet (64-dim character "
                 "embeddings, a 2-layer bidirectional LSTM encoder of 128 per direction, a 256 decoder, additive "
-                f"attention of 128) with its random initial weights (torch seed {seed}), never trained; default "
-                "settings, on torch", lambda: _untrained(seed)),
+                f"attention of 128) with its random initial weights (torch seed {seed}), never trained; the "
+                "hand-set channel's settings, on torch", lambda: _untrained(seed)),
         Network("tiny network", "`typofix-train experiment=tiny` (seed 0, one thread: 2 epochs of 512 generated "
                 "typos, seconds of CPU; 16-dim embeddings, a 2-layer encoder of 32 per direction, decoder 64, "
-                "attention 32), its last.ckpt; default settings, on torch", lambda: Corrector.load(tiny_model)),
+                "attention 32), its last.ckpt; the hand-set channel's settings, on torch",
+                lambda: Corrector.load(tiny_model, settings=d)),
         Network("bundled network, greedy only", "the bundled model (`typofix/models/default-int8.onnxz`, "
                 "onnxruntime) with the cheap pass only (greedy answer + the typo + "
                 f"{greedy_only.shortlist} channel-shortlisted one-edit words), no wide pass",
@@ -69,24 +72,30 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 f"64) with the fast preset: no greedy answer, the typo + {fast.shortlist} shortlisted one-edit words, "
                 f"and for the uncertain words the {fast.sound_candidates} best sound-alikes",
                 lambda: Corrector.load(fast=True)),
-        Network("bundled network, wide pass (default)", "the same model with the default settings (what "
-                "`typofix correct` does): the cheap pass (greedy answer + the typo + "
+        Network("bundled network, wide pass", "the same model with the previous default settings (`hand` "
+                "preset): the cheap pass (greedy answer + the typo + "
                 f"{d.shortlist} shortlisted one-edit words), then for the words whose cheap answer is uncertain "
                 f"the wide pass: {f'beam {d.beam} + ' if d.beam > 1 else ''}"
                 f"{f'the {d.one_edit_candidates} most frequent one-edit words + ' if d.one_edit_candidates else ''}"
                 f"the {d.two_edit_candidates} most frequent two-edit words + the {d.sound_candidates} best "
-                "sound-alikes, all scored by the model", lambda: Corrector.load()),
+                "sound-alikes, all scored by the model, ranked by the hand-set channel",
+                lambda: Corrector.load(settings=d)),
+        Network("bundled network, fitted scorer (default)", "the same, ranked by the scorer fitted to the dev "
+                "sets (`typofix.rerank`, `bench/fit_rerank.py`; its confidence rule and gate re-tuned): what "
+                "`typofix correct` does", lambda: Corrector.load()),
     ]
 
 
 def _with_stepper(stepper, vocab=None):
-    """A corrector with the default settings, the bundled word list and dictionary, and `stepper` (None: no
+    """A corrector with the hand-set channel's settings, the bundled word list and dictionary, and `stepper` (None: no
     network) as `Corrector.load` builds one."""
     from typofix.corrector import Corrector
     from typofix.lexicon import AcceptedWords, Lexicon
     from typofix.vocab import Vocab
 
-    return Corrector(stepper, vocab or Vocab(), Lexicon.from_tsv(), accepted=AcceptedWords.load())
+    from typofix.decoding import PRESETS
+
+    return Corrector(stepper, vocab or Vocab(), Lexicon.from_tsv(), PRESETS["hand"], accepted=AcceptedWords.load())
 
 
 def _untrained(seed: int):
