@@ -54,15 +54,15 @@ def test_neighbours_are_words_across_white_space_only():
 
 
 def test_context_picks_the_candidate_the_neighbours_want(bundled):
-    assert bundled.correct_text("a pice of cake") == "a piece of cake"
-    assert bundled.correct("pice") == "price"  # one word: no context, as before
+    assert bundled.correct_text("the stock pice rose") == "the stock price rose"
+    assert bundled.correct("pice") == "piece"  # one word: no context, as before
     plain = Corrector.load(settings=DecodingSettings(context_weight=0))
-    assert plain.correct_text("a pice of cake") == "a price of cake"
+    assert plain.correct_text("the stock pice rose") == "the stock piece rose"
     assert plain.context is None
 
 
 def test_the_same_typo_is_chosen_per_occurrence(bundled):
-    assert bundled.correct_many(["a pice of cake", "pice"]) == ["a piece of cake", "price"]
+    assert bundled.correct_many(["the stock pice rose", "pice"]) == ["the stock price rose", "piece"]
 
 
 def test_the_bigram_file_rebuilds_byte_for_byte(tmp_path):
