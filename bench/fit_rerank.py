@@ -27,9 +27,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.tune_decoding import Record
 from typofix.atomic import atomic_path
 from typofix.rerank import FEATURES, features
-from typofix.typos import osa_distance
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SETS = (ROOT / "data/eval/norvig-testset1.tsv", ROOT / "data/eval/birkbeck-dev.tsv")
@@ -52,18 +52,14 @@ class Candidates:
         trace: dict = {}
         for start in range(0, len(typos), 1024):
             corrector._search(typos[start:start + 1024], 5, trace)
-        lexicon = corrector.lexicon
+        record = Record(trace, corrector.lexicon, typos)  # the tuner's flat arrays of the same trace
         self.words, self.features, self.is_typo = {}, {}, {}
-        for typo in typos:
-            found = {**trace[typo]["cheap"], **trace[typo].get("wide", {})}
-            words = list(found)
-            log_probs = np.array([found[w][0] for w in words])
-            steps = np.array([found[w][1] for w in words], dtype=np.float64)
-            edits = np.array([found[w][2] if found[w][2] is not None else osa_distance(typo, w) for w in words])
-            priors = np.array([lexicon.log_prior(w) for w in words])
-            self.words[typo] = words
-            self.features[typo] = features(typo, words, log_probs, steps, priors, edits, alpha)
-            self.is_typo[typo] = np.array([w == typo for w in words])
+        for i, typo in enumerate(typos):
+            a, b = record.start[i], record.start[i + 1]
+            self.words[typo] = record.words[a:b]
+            self.features[typo] = features(typo, record.words[a:b], record.log_prob[a:b], record.steps[a:b],
+                                           record.prior[a:b], record.edits[a:b], alpha)
+            self.is_typo[typo] = record.keep[a:b]
 
 
 def fit(examples, candidates: Candidates) -> np.ndarray:

@@ -87,13 +87,12 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
 
 
 def _with_stepper(stepper, vocab=None):
-    """A corrector with the hand-set channel's settings, the bundled word list and dictionary, and `stepper` (None: no
-    network) as `Corrector.load` builds one."""
+    """A corrector with the hand-set channel's settings, the bundled word list and dictionary, and `stepper`
+    (None: no network) as `Corrector.load` builds one."""
     from typofix.corrector import Corrector
+    from typofix.decoding import PRESETS
     from typofix.lexicon import AcceptedWords, Lexicon
     from typofix.vocab import Vocab
-
-    from typofix.decoding import PRESETS
 
     return Corrector(stepper, vocab or Vocab(), Lexicon.from_tsv(), PRESETS["hand"], accepted=AcceptedWords.load())
 

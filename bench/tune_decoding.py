@@ -104,7 +104,7 @@ class Record:
         return self.log_prob / self.steps ** alpha + lam * self.prior - mu * self.edits - beta * self.first
 
     def fitted_scores(self, scorer) -> np.ndarray:
-        """Every candidate's score under a `typofix.rerank.FittedScorer`."""
+        """Every candidate's score under a `typofix.rerank.FittedScorer` (features per typo, as the engine does)."""
         out = np.empty(len(self.words))
         for i, typo in enumerate(self.typos):
             a, b = self.start[i], self.start[i + 1]

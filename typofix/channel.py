@@ -21,12 +21,12 @@ depends on its neighbours carries them (`ll` -> `l`, `ant` -> `ent`, `ti` -> `si
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
+
+from typofix.packagedata import packaged, read_json_table
 
 KINDS = ("insertion", "deletion", "substitution", "transposition", "multi-letter")
 MAX_SPAN = 3  # letters a side of one edit; a longer run of changes is cut into several edits
@@ -165,7 +165,7 @@ def bucket(start: int, end: int, length: int) -> int:
 
 def default_table_path() -> Path:
     """The packaged data/channel.json (shipped as package data `typofix.wordlist`)."""
-    return Path(str(resources.files("typofix.wordlist").joinpath("channel.json")))
+    return packaged("channel.json")
 
 
 class FittedChannel:
@@ -221,8 +221,4 @@ class FittedChannel:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> FittedChannel:
-    try:
-        table = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ValueError(f"cannot read the fitted channel table {path}: {err}") from None
-    return FittedChannel(table)
+    return FittedChannel(read_json_table(path, "fitted channel table"))

@@ -17,11 +17,12 @@ from __future__ import annotations
 import gzip
 import math
 import zlib
-from importlib import resources
 from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
+
+from typofix.packagedata import packaged
 
 MAGIC = "typofix-bigrams"
 LOG_SCALE = 10.0  # counts are stored as round(LOG_SCALE * ln(count))
@@ -33,7 +34,7 @@ class ContextError(ValueError):
 
 def bundled_bigrams_path() -> Path:
     """The packaged data/bigrams.bin.gz."""
-    return Path(str(resources.files("typofix.wordlist").joinpath("bigrams.bin.gz")))
+    return packaged("bigrams.bin.gz")
 
 
 class BigramModel:

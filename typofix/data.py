@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from importlib import resources
 from pathlib import Path
 
 import lightning as L
@@ -18,6 +17,7 @@ from torch.utils.data import DataLoader, Dataset, Sampler
 
 from typofix.lexicon import Lexicon
 from typofix.misspellings import read_misspellings
+from typofix.packagedata import packaged
 from typofix.typos import TypoGenerator
 from typofix.vocab import DEFAULT_ALPHABET, Vocab
 
@@ -41,7 +41,7 @@ def resolve_dev_set(path_or_name: str) -> Path:
     path = Path(path_or_name)
     if path.is_file():
         return path
-    bundled = Path(str(resources.files("typofix.wordlist").joinpath("eval", path_or_name)))
+    bundled = packaged("eval", path_or_name)
     if bundled.is_file():
         return bundled
     raise DataError(f"misspelling file not found: {path_or_name}")

@@ -8,12 +8,12 @@ import hashlib
 import math
 import re
 import zlib
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from typofix.indexcache import cached, strings, text_array
+from typofix.packagedata import packaged
 
 
 class LexiconError(ValueError):
@@ -22,12 +22,12 @@ class LexiconError(ValueError):
 
 def bundled_words_path() -> Path:
     """The packaged data/words.tsv (shipped as package data `typofix.wordlist`)."""
-    return Path(str(resources.files("typofix.wordlist").joinpath("words.tsv")))
+    return packaged("words.tsv")
 
 
 def bundled_accepted_path() -> Path:
     """The packaged data/accepted.txt.gz, the acceptance dictionary built by data/build_accepted.py."""
-    return Path(str(resources.files("typofix.wordlist").joinpath("accepted.txt.gz")))
+    return packaged("accepted.txt.gz")
 
 
 _LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"

@@ -21,15 +21,14 @@ and the cross-validated top-1 the fit reached, beside the weights.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from typofix.packagedata import packaged, read_json_table
 from typofix.phonetic import sound_codes
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
@@ -38,7 +37,7 @@ FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "
 
 def default_table_path() -> Path:
     """The packaged data/rerank.json (shipped as package data `typofix.wordlist`)."""
-    return Path(str(resources.files("typofix.wordlist").joinpath("rerank.json")))
+    return packaged("rerank.json")
 
 
 def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarray, log_priors: np.ndarray,
@@ -89,8 +88,4 @@ class FittedScorer:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> FittedScorer:
-    try:
-        table = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise ValueError(f"cannot read the fitted scorer table {path}: {err}") from None
-    return FittedScorer.from_table(table)
+    return FittedScorer.from_table(read_json_table(path, "fitted scorer table"))
