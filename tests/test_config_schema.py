@@ -41,7 +41,7 @@ def test_every_key_of_every_option_has_a_type_and_its_value_fits(overrides):
     ("model.attention", "bahdanau", "model.attention=bahdanau: expected one of additive, dot"),
     ("data.typo_weights.vowel", "abc", "data.typo_weights.vowel=abc: expected a number >= 0"),
     ("data.edit_count_probs", [0.5, -1], "data.edit_count_probs=[0.5, -1]: expected a list"),
-    ("data.channel", "learned", "data.channel=learned: expected one of handset, fitted"),
+    ("data.channel", "learned", "data.channel=learned: expected one of handset, fitted, mixed"),
     ("test_after_fit", "yes", "test_after_fit=yes: expected true or false"),
     ("callbacks.early_stopping.mode", "maximum", "callbacks.early_stopping.mode=maximum: expected one of min, max"),
 ])
@@ -100,7 +100,7 @@ def test_every_config_group_ships_with_the_package():
     ("seed=abc", 2, "seed=abc: expected an integer >= 0 and <= 4294967295"),
     ("model.lr=-1", 2, "model.lr=-1: expected a number > 0"),
     ("data.typo_weights.vowel=abc", 2, "data.typo_weights.vowel=abc: expected a number >= 0"),
-    ("data.channel=learned", 2, "data.channel=learned: expected one of handset, fitted"),
+    ("data.channel=learned", 2, "data.channel=learned: expected one of handset, fitted, mixed"),
     ("model.enc_hiden_size=64", 2, "model.enc_hiden_size=64: unknown key (did you mean model.enc_hidden_size?)"),
     ("experiment=tinny", 2, "experiment=tinny: no such option (did you mean tiny?); experiment options: ablation, "
                             "default, default_stage2, default_stage3, fast, tiny"),

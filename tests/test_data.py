@@ -88,4 +88,22 @@ def test_the_fitted_channel_feeds_training():
     dm.setup()
     pairs = [dm.train_set.pair(0, i) for i in range(200)]
     assert sum(t != w for t, w in pairs) > 150 and all(t for t, _ in pairs)
-    assert dm.generator.channel.kinds == ("insertion", "deletion", "substitution", "transposition", "multi-letter")
+    assert dm.generator.fitted.kinds == ("insertion", "deletion", "substitution", "transposition", "multi-letter")
+    assert dm.generator.handset is None
+
+
+def test_the_mixed_channel_draws_from_both():
+    """channel=mixed: about fitted_share of the typos come from the fitted table (its multi-letter edits), the
+    rest from the hand-set channel; a hand-set-only run draws exactly the typos it drew before mixing existed."""
+    from typofix.typos import TypoGenerator
+    words = ["necessary", "separate", "definitely", "government", "beginning"] * 80
+    mixed = TypoGenerator(channel="mixed", fitted_share=0.5, identity_rate=0.0)
+    handset = TypoGenerator(channel="handset", identity_rate=0.0)
+    fitted_kinds = set(mixed.fitted.kinds) - set(mixed.handset.kinds)
+    kinds = [e.kind for i, w in enumerate(words) for e in mixed.sample(w, 7, 0, i).edits]
+    assert fitted_kinds & set(kinds) and set(mixed.handset.kinds) & set(kinds)
+    only_handset = TypoGenerator(channel="mixed", fitted_share=0.0, identity_rate=0.0)
+    assert [only_handset.sample(w, 7, 0, i).text for i, w in enumerate(words)] == \
+        [handset.sample(w, 7, 0, i).text for i, w in enumerate(words)]
+    with pytest.raises(ValueError, match="fitted_share"):
+        TypoGenerator(channel="mixed", fitted_share=1.5)

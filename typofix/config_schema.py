@@ -127,7 +127,7 @@ TARGETS: dict[str, dict[str, Spec | Mapping]] = {
         "val_fraction": FRACTION, "test_fraction": FRACTION, "smoothing": number(0),
         "epoch_size": POSITIVE, "val_size": POSITIVE, "batch_size": POSITIVE, "eval_batch_size": POSITIVE,
         "num_workers": integer(0),
-        "channel": one_of(*CHANNELS),
+        "channel": one_of(*CHANNELS), "fitted_share": number(0, 1),
         "typo_weights": Mapping(number(0), KEYBOARD_KINDS + CONFUSION_GROUPS),
         "edit_count_probs": list_of(number(0)),
         "identity_rate": FRACTION,

@@ -145,7 +145,7 @@ DEFAULT_WEIGHTS = {
 }
 
 
-CHANNELS = ("handset", "fitted")
+CHANNELS = ("handset", "fitted", "mixed")
 
 
 class HandSetChannel:
@@ -216,19 +216,25 @@ class TypoGenerator:
 
     `channel` is "handset" (`HandSetChannel` with `weights` and `edit_count_probs`), "fitted" (the table that
     `bench/fit_channel.py` counted on the dev sets, `typofix.channel.FittedChannel`, which brings its own kinds,
-    weights and edit counts: `weights` and `edit_count_probs` are then unused), or a channel object."""
+    weights and edit counts: `weights` and `edit_count_probs` are then unused), "mixed" (each typo drawn from
+    the fitted channel with probability `fitted_share`, else from the hand-set one), or a channel object."""
 
     def __init__(self, weights: dict[str, float] | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1),
-                 identity_rate: float = 0.1, max_tries: int = 8, channel="handset"):
+                 identity_rate: float = 0.1, max_tries: int = 8, channel="handset", fitted_share: float = 0.5):
         if not 0.0 <= identity_rate < 1.0:
             raise ValueError(f"identity_rate must be in [0, 1): {identity_rate}")
-        if channel == "handset":
-            channel = HandSetChannel(weights, edit_count_probs)
-        elif channel == "fitted":
-            channel = FittedChannel.load()
-        elif isinstance(channel, str):
+        if not 0.0 <= fitted_share <= 1.0:
+            raise ValueError(f"fitted_share must be in [0, 1]: {fitted_share}")
+        if isinstance(channel, str) and channel not in CHANNELS:
             raise ValueError(f"unknown channel {channel!r}; known: {', '.join(CHANNELS)}")
-        self.channel = channel
+        # The fitted table alone drifts towards short frequent words (the stage-3 note in conf/experiment), the
+        # hand-set one alone misses how real writers err: "mixed" draws each typo from one of them.
+        if not isinstance(channel, str):  # a channel object serves every typo
+            self.handset, self.fitted, self.fitted_share = channel, None, 0.0
+        else:
+            self.fitted_share = {"handset": 0.0, "fitted": 1.0}.get(channel, fitted_share)
+            self.handset = HandSetChannel(weights, edit_count_probs) if self.fitted_share < 1.0 else None
+            self.fitted = FittedChannel.load() if self.fitted_share > 0.0 else None
         self.identity_rate = identity_rate
         self.max_tries = max_tries
 
@@ -239,17 +245,20 @@ class TypoGenerator:
     def generate(self, word: str, rng: random.Random) -> Typo:
         if not word or rng.random() < self.identity_rate:
             return Typo(word, word)
-        counts = self.channel.edit_count_probs
+        channel = self.handset
+        if self.fitted is not None and (self.handset is None or rng.random() < self.fitted_share):
+            channel = self.fitted
+        counts = channel.edit_count_probs
         n_edits = rng.choices(range(1, len(counts) + 1), weights=counts)[0]
         text, edits = word, []
         for _ in range(n_edits * self.max_tries):
             if len(edits) == n_edits:
                 break
-            kind = rng.choices(self.channel.kinds, weights=self.channel.kind_weights)[0]
+            kind = rng.choices(channel.kinds, weights=channel.kind_weights)[0]
             # Each proposal is (kind, start, end, replacement) on the current text, never touching an earlier
             # edit, so every edit's span in the final typo stays exact.
             free = [i for i in range(len(text)) if not any(e.start <= i < e.end for e in edits)]
-            proposal = self.channel.propose(kind, text, free, rng)
+            proposal = channel.propose(kind, text, free, rng)
             # Never erase the whole word: an empty typo carries nothing to correct from.
             if (proposal is not None and len(text) - (proposal[2] - proposal[1]) + len(proposal[3]) > 0
                     and _untouched_boundary(proposal[1], proposal[2], edits)):
