@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train train-fast onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -51,6 +51,15 @@ train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled an
 	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)
 	$(BIN)/typofix-train experiment=default_stage2 init_weights=outputs/bundled/checkpoints/last.ckpt \
 		hydra.run.dir=outputs/bundled-stage2 $(ARGS)
+
+STAGE2 ?= outputs/bundled-stage2/checkpoints/last.ckpt
+
+train-gpu: $(STAMP) ## stages 3-5 of the bundled model on a GPU (mixed noise model) from STAGE2's weights, in outputs/bundled-stage3..5
+	$(BIN)/typofix-train experiment=default_stage3 init_weights=$(STAGE2) hydra.run.dir=outputs/bundled-stage3 $(ARGS)
+	$(BIN)/typofix-train experiment=default_stage4 init_weights=outputs/bundled-stage3/checkpoints/last.ckpt \
+		hydra.run.dir=outputs/bundled-stage4 $(ARGS)
+	$(BIN)/typofix-train experiment=default_stage5 init_weights=outputs/bundled-stage4/checkpoints/last.ckpt \
+		hydra.run.dir=outputs/bundled-stage5 $(ARGS)
 
 train-fast: $(STAMP) ## the fast preset's smaller model (experiment=fast, one stage, under an hour on one core) in outputs/fast
 	$(BIN)/typofix-train experiment=fast hydra.run.dir=outputs/fast $(ARGS)
