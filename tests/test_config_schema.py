@@ -122,7 +122,8 @@ def test_help_says_what_the_command_does():
                           timeout=120)
     assert done.returncode == 0
     assert done.stdout.startswith("typofix-train: train typofix's spelling corrector")
-    assert "experiment: ablation, default, default_stage2, default_stage3, default_stage4, default_stage5, fast, tiny" in done.stdout
+    assert ("experiment: ablation, default, default_stage2, default_stage3, default_stage4, default_stage5, fast, "
+            "tiny") in done.stdout
     assert "resume=outputs/<run>" in done.stdout and "Common overrides" in done.stdout
     assert "powered by Hydra" not in done.stdout
 

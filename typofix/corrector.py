@@ -132,8 +132,9 @@ class Corrector:
              user_words: Iterable[str] = (), device: str = "cpu") -> "Corrector":
         """A corrector for the model at `path` (an ONNX export .onnxz, a slim export or a training checkpoint;
         None: the bundled model `settings.bundled_model`, see `load_stepper`) with `settings` (None: the tuned
-        default, or the fast preset when `fast`), the word list at `lexicon_path` and the acceptance dictionary at `accepted_path` (None:
-        the bundled ones), plus `user_words`, which are accepted and may be corrections too."""
+        default, or the fast preset when `fast`), the word list at `lexicon_path` and the acceptance dictionary
+        at `accepted_path` (None: the bundled ones), plus `user_words`, which are accepted and may be corrections
+        too."""
         settings = settings if settings is not None else DecodingSettings.preset("fast" if fast else "default")
         stepper, vocab = load_stepper(path, device, settings.bundled_model)
         lexicon = accepted = None

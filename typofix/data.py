@@ -200,7 +200,8 @@ class TypoDataModule(L.LightningDataModule):
                  min_count: int = 1, min_word_len: int = 2, max_word_len: int = 24, val_fraction: float = 0.02,
                  test_fraction: float = 0.02, smoothing: float = 0.5, epoch_size: int = 100_000,
                  val_size: int = 2000, batch_size: int = 256, eval_batch_size: int = 512, num_workers: int = 0,
-                 channel: str = "handset", fitted_share: float = 0.5, typo_weights: dict | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1),
+                 channel: str = "handset", fitted_share: float = 0.5, typo_weights: dict | None = None,
+                 edit_count_probs=(0.45, 0.3, 0.15, 0.1),
                  identity_rate: float = 0.1, dev_sets: dict | None = None):
         super().__init__()
         if not 0 <= val_fraction < 1 or not 0 <= test_fraction < 1 or val_fraction + test_fraction >= 1:
