@@ -98,8 +98,8 @@ network-value: $(STAMP) ## what the network buys: the same search with no, an un
 startup: $(STAMP) ## start-up as users feel it: typofix correct on the PROSE text and on one word, index cache cold, warm and off
 	$(BIN)/python -m bench.startup --prose $(PROSE)
 
-recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 5 sound-alike candidates
-	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 3
+recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 10 sound-alike candidates (the default)
+	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 10
 
 coverage: ## how many of each dev set's rows and distinct targets (data/eval) data/words.tsv lists, and which it lacks
 	$(PYTHON) data/build_words.py --coverage --out data/words.tsv

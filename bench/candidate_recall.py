@@ -66,7 +66,7 @@ def table(name: str, results: dict[int, dict[str, Counter]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sound-candidates", type=int, nargs="+", default=[0, 5])
+    parser.add_argument("--sound-candidates", type=int, nargs="+", default=[0, 10])
     parser.add_argument("--limit", type=int, default=0, help="a seeded sample of this many rows per set (0: all)")
     args = parser.parse_args()
 

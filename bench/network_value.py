@@ -80,7 +80,8 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 f"the {d.two_edit_candidates} most frequent two-edit words + the {d.sound_candidates} best "
                 "sound-alikes, all scored by the model, ranked by the hand-set channel",
                 lambda: Corrector.load(settings=d)),
-        Network("bundled network, fitted scorer (default)", "the same, ranked by the scorer fitted to the dev "
+        Network("bundled network, fitted scorer (default)", "the same model and passes with the "
+                f"{DecodingSettings().sound_candidates} best sound-alikes, ranked by the scorer fitted to the dev "
                 "sets (`typofix.rerank`, `bench/fit_rerank.py`; its confidence rule and gate re-tuned): what "
                 "`typofix correct` does", lambda: Corrector.load()),
     ]

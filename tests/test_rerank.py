@@ -40,6 +40,25 @@ def test_features_of_the_typo_itself_and_of_a_far_sound_alike():
     assert out[:, COLUMN["steps"]].tolist() == [8, 8, 8, 8, 3]
 
 
+def test_similarity_features_and_the_models_favourite_which_is_never_the_typo():
+    words = ["definately", "definitely", "defiantly", "finitely"]
+    edits = np.array([osa_distance("definately", w) for w in words])
+    # The typo has the best model score, but it is no correction: the favourite is the best of the others.
+    out = features("definately", words, np.array([-0.5, -1.0, -2.0, -3.0]), np.full(4, 11.0), np.zeros(4), edits,
+                   alpha=1.0)
+    typo, definitely, defiantly, finitely = out
+    assert out[:, COLUMN["model_best"]].tolist() == [0, 1, 0, 0]
+    assert typo[COLUMN["similarity"]] == 1.0 and typo[COLUMN["same_metaphone"]] == 1
+    assert 1.0 > definitely[COLUMN["similarity"]] > finitely[COLUMN["similarity"]]
+    assert definitely[COLUMN["shared_prefix"]] == 4 and finitely[COLUMN["shared_prefix"]] == 0  # capped at 4
+    assert definitely[COLUMN["same_metaphone"]] == 1 and definitely[COLUMN["metaphone_similarity"]] == 1.0
+    assert defiantly[COLUMN["same_metaphone"]] == 1  # sounds the same to Metaphone, spelled differently
+    assert finitely[COLUMN["same_metaphone"]] == 0 and 0 < finitely[COLUMN["metaphone_similarity"]] < 1.0
+    assert not out[:, COLUMN["last_letter_differs"]].any()
+    only_typo = features("qzx", ["qzx"], np.array([-1.0]), np.array([4.0]), np.zeros(1), np.zeros(1), alpha=1.0)
+    assert only_typo[0, COLUMN["model_best"]] == 0
+
+
 def test_hand_weights_rank_as_the_hand_channel_does():
     """The fitting script's baseline is the engine's hand channel, written as weights over the same features."""
     settings = DecodingSettings(scorer="hand", prior_weight=0.05, edit_weight=0.2, first_letter_weight=0.3,
