@@ -40,7 +40,7 @@ BETAS = (0.0, 0.1, 0.2, 0.3)
 MIN_CONFIDENCES = (-1.0, -0.5, -0.3, 0.0)
 WIDE_MARGINS = (0.3, 0.5, 0.7, 1.0)
 WIDE_MIN_EDITS = (0, 3)
-FITTED_MIN_CONFIDENCES = (-3.0, -2.0, -1.5, -1.0, -0.5, 0.0, 0.5)
+FITTED_MIN_CONFIDENCES = (-5.0, -4.0, -3.0, -2.0, -1.5, -1.0, -0.5, 0.0, 0.5)
 FITTED_WIDE_MARGINS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 12.0, 1e9)
 
 

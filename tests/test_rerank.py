@@ -59,6 +59,13 @@ def test_similarity_features_and_the_models_favourite_which_is_never_the_typo():
     assert only_typo[0, COLUMN["model_best"]] == 0
 
 
+def test_usage_is_todays_frequency_and_zero_for_a_word_wordfreq_lacks():
+    words = ["teh", "the", "tea", "pome"]
+    out = features("teh", words, np.full(4, -1.0), np.full(4, 4.0), np.zeros(4), np.array([0, 1, 1, 4]), alpha=1.0)
+    teh, the, tea, pome = out[:, COLUMN["usage"]]
+    assert teh == 0.0 and the > tea > pome > 0  # Zipf frequencies: "the" about 7.7, "pome" under 2
+
+
 def test_hand_weights_rank_as_the_hand_channel_does():
     """The fitting script's baseline is the engine's hand channel, written as weights over the same features."""
     settings = DecodingSettings(scorer="hand", prior_weight=0.05, edit_weight=0.2, first_letter_weight=0.3,
@@ -102,7 +109,9 @@ def test_the_packaged_table_prefers_near_words_and_knows_its_fit():
     scorer = FittedScorer.load()
     w = dict(zip(FEATURES, scorer.weights))
     assert w["one_edit"] > w["two_edits"] > w["three_edits"] > w["four_plus_edits"]
-    assert w["log_prior"] > 0 and w["sound_edits"] < 0 and w["first_letter_differs"] < 0
+    # Frequent words are likelier: today's usage carries it (the books' prior, beside it, weighs little).
+    assert w["usage"] > 0 and w["usage"] > abs(w["log_prior"])
+    assert w["sound_edits"] < 0 and w["first_letter_differs"] < 0 and w["similarity"] > 0
     table = json.loads((fit_rerank.ROOT / "data/rerank.json").read_text())
     assert set(table["top1"]) == {"norvig-testset1", "birkbeck-dev"}  # dev sets only, never a holdout set
 

@@ -81,9 +81,10 @@ class DecodingSettings:
     context_mix: float = 0.9
     context_max_edits: int = 2  # the context may pick the best candidate, the typo, or one this near the typo
     # What is left alone.
-    # The fitted scorer's (the hand channel's was -0.5: the fast preset's). -1.0 since the similarity features
-    # (`bench.tune_decoding --scorer fitted`: birkbeck-dev 48.95% against 48.22% at 0.0, norvig-testset1 the same).
-    min_confidence: float = -1.0
+    # The fitted scorer's (the hand channel's was -0.5: the fast preset's). -3.0 since the similarity and usage
+    # features (`bench.tune_decoding --scorer fitted`, with wide_margin 6: birkbeck-dev 50.55% against 49.68% at
+    # -1.0, norvig-testset1 the same; the dev prose 13 correct words broken of 20,599, against 12 at -1.5).
+    min_confidence: float = -3.0
     leave_accepted: bool = True
     leave_special: bool = True
     # The model alone: no lexicon constraint, no candidates, no prior, nothing accepted.

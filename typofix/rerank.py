@@ -18,7 +18,11 @@ maximise it. The features say what the hand channel says, and what it cannot:
   first letters they share (up to 4), whether their Metaphone codes are the same and how similar they are
   relative to their length (two edits between long codes say less than two between short ones);
 * whether the word is the model's favourite among the candidates (the model ranks well where its scores are
-  close to others').
+  close to others');
+* how often today's English uses the word: its Zipf frequency from wordfreq (`data/usage.tsv.gz`, built by
+  `data/build_usage.py`; 0 for a word wordfreq lacks), beside the log prior's Google Books counts, which
+  are formal and old (`pome`, `propylene`). Top-1 among the candidates, cross-validated: birkbeck-dev 49.5
+  -> 50.7%, norvig-testset1 85.7 -> 86.4%.
 
 The second group was added for the far-off misspellings of the three-or-more-edits band: with them, top-1
 among the candidates (5-fold cross-validated on the dev sets, ten sound-alikes a typo) went from 48.3% to
@@ -31,6 +35,7 @@ and the cross-validated top-1 the fit reached, beside the weights.
 
 from __future__ import annotations
 
+import gzip
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -43,7 +48,7 @@ from typofix.phonetic import sound_codes
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
-            "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best")
+            "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
 
 
@@ -79,7 +84,20 @@ def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarr
     others = [i for i, w in enumerate(words) if w != typo]
     if others:
         out[others[int(np.argmax(out[others, 0]))], 16] = 1.0
+    usage = usage_frequencies()
+    out[:, 17] = [usage.get(w, 0.0) for w in words]
     return out
+
+
+@lru_cache(maxsize=1)
+def usage_frequencies() -> dict[str, float]:
+    """word -> Zipf frequency (log10 uses per billion words) from the packaged data/usage.tsv.gz."""
+    path = packaged("usage.tsv.gz")
+    try:
+        with gzip.open(path, "rt", encoding="ascii") as lines:
+            return {word: float(zipf) for word, zipf in (line.split("\t") for line in lines)}
+    except (OSError, ValueError) as err:
+        raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
 
 
 def _shared_prefix(a: str, b: str) -> int:
