@@ -10,8 +10,8 @@ about 1 (once in a billion words).
 
 Rows: ``word<TAB>zipf`` (two decimals), one for each word of ``words.tsv`` that wordfreq knows, in
 ``words.tsv``'s order; a word it lacks has no row (the scorer reads 0). gzip-compressed with a zero timestamp,
-so the same inputs give the same bytes; written atomically. Needs wordfreq at build time only (typofix reads
-the file, never the library)::
+so the same inputs give the same bytes; written atomically by ``build_accepted.write_atomic``. Needs wordfreq
+at build time only (typofix reads the file, never the library)::
 
     pip install wordfreq==3.1.1 && python data/build_usage.py
 """
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from build_accepted import write_atomic  # run as a script, data/ is on the path
 
 HERE = Path(__file__).resolve().parent
 
@@ -44,12 +44,7 @@ def main(argv=None) -> int:
             zipf = zipf_frequency(word, "en", wordlist="large")
             if zipf > 0:
                 rows.append(f"{word}\t{zipf:.2f}\n")
-    data = gzip.compress("".join(rows).encode("ascii"), compresslevel=9, mtime=0)
-    fd, tmp = tempfile.mkstemp(dir=args.out.parent, prefix=args.out.name, suffix=".tmp")
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-    os.chmod(tmp, 0o644)  # mkstemp's 0o600 would stay with the file
-    os.replace(tmp, args.out)
+    write_atomic(args.out, gzip.compress("".join(rows).encode("ascii"), compresslevel=9, mtime=0))
     print(f"wrote {args.out}: {len(rows)} of the words with a frequency", file=sys.stderr)
     return 0
 

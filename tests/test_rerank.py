@@ -15,7 +15,7 @@ from bench import fit_rerank
 from typofix.corrector import Corrector
 from typofix.decoding import DecodingSettings
 from typofix.lexicon import Lexicon
-from typofix.rerank import FEATURES, FittedScorer, features
+from typofix.rerank import FEATURES, FittedScorer, features, usage_frequencies
 from typofix.search import channel_score
 from typofix.typos import osa_distance
 
@@ -64,6 +64,17 @@ def test_usage_is_todays_frequency_and_zero_for_a_word_wordfreq_lacks():
     out = features("teh", words, np.full(4, -1.0), np.full(4, 4.0), np.zeros(4), np.array([0, 1, 1, 4]), alpha=1.0)
     teh, the, tea, pome = out[:, COLUMN["usage"]]
     assert teh == 0.0 and the > tea > pome > 0  # Zipf frequencies: "the" about 7.7, "pome" under 2
+
+
+def test_the_usage_table_covers_listed_words_only_in_the_lists_order():
+    """data/usage.tsv.gz (data/build_usage.py): one row per word of words.tsv that wordfreq knows, in words.tsv's
+    order, Zipf frequencies in (0, 8] (`the`, the commonest English word, is about 7.7)."""
+    listed = [line.split("\t", 1)[0] for line in (fit_rerank.ROOT / "data/words.tsv").read_text().splitlines()]
+    usage = usage_frequencies()
+    rank = {word: i for i, word in enumerate(listed)}
+    assert set(usage) <= set(rank) and len(usage) > len(listed) / 2
+    assert [rank[w] for w in usage] == sorted(rank[w] for w in usage)
+    assert all(0 < zipf <= 8 for zipf in usage.values())
 
 
 def test_hand_weights_rank_as_the_hand_channel_does():

@@ -24,12 +24,14 @@ maximise it. The features say what the hand channel says, and what it cannot:
   are formal and old (`pome`, `propylene`). Top-1 among the candidates, cross-validated: birkbeck-dev 49.5
   -> 50.7%, norvig-testset1 85.7 -> 86.4%.
 
-The second group was added for the far-off misspellings of the three-or-more-edits band: with them, top-1
-among the candidates (5-fold cross-validated on the dev sets, ten sound-alikes a typo) went from 48.3% to
-49.5% on birkbeck-dev (`bench/fit_rerank.py`, README's "Fitted scorer").
+The look-alike and sound-alike features and the model's favourite were added for the far-off misspellings of
+the three-or-more-edits band: with them, top-1 among the candidates (5-fold cross-validated on the dev sets,
+ten sound-alikes a typo) went from 48.3% to 49.5% on birkbeck-dev (`bench/fit_rerank.py`, README's "Fitted
+scorer").
 
-The typo itself (the confidence rule's "leave it") has 0 edits and the same sound, so it scores by the model
-and its prior alone. The table (`data/rerank.json`) carries the alpha its model scores were normalised with,
+The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
+never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
+alike the correction is; the confidence rule's threshold is tuned on these scores. The table (`data/rerank.json`) carries the alpha its model scores were normalised with,
 and the cross-validated top-1 the fit reached, beside the weights.
 """
 
