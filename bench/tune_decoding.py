@@ -2,7 +2,7 @@
 
 Usage (from the repository root)::
 
-    python -m bench.tune_decoding [--model PATH] [--beams 8 12 24] [--limit N] [--top 15]
+    python -m bench.tune_decoding [--preset default|fast] [--model PATH] [--beams 8 12 24] [--limit N] [--top 15]
 
 For each beam width, every dev typo the engine would correct (not an accepted word) is searched once with the
 wide pass forced on, recording each candidate's log P_model, length and where it came from (the cheap pass or
@@ -12,8 +12,9 @@ that sends a word to the wide pass (wide_margin, wide_min_edits). A word the gat
 its cheap candidates only. The cost of a setting is the share of words that go wide, turned into an estimate
 of words/s from the measured time of a cheap-only and a wide-for-all run.
 
-With `--scorer fitted` the candidates are scored by the fitted weights (`typofix.rerank`, data/rerank.json,
-from `bench/fit_rerank.py`) and only the confidence rule and the gate are searched, over FITTED_MIN_CONFIDENCES
+The candidates, the model and the cheap pass are the preset's (`--preset`, default: the default). With
+`--scorer fitted` the candidates are scored by the preset's fitted weights (`typofix.rerank`, data/rerank.json or
+data/rerank-fast.json, from `bench/fit_rerank.py --preset`) and only the confidence rule and the gate are searched, over FITTED_MIN_CONFIDENCES
 and FITTED_WIDE_MARGINS (the fitted scores are on their own scale).
 
 Offline scoring is an approximation in two ways, both small: alpha also decides when the beam stops, and the
@@ -46,14 +47,16 @@ FITTED_WIDE_MARGINS = (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0, 12.0, 1e9)
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="python -m bench.tune_decoding", description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default=None, help="model file (default: the bundled model)")
+    parser.add_argument("--preset", choices=("default", "fast"), default="default",
+                        help="the preset whose model, cheap pass and candidates are traced")
+    parser.add_argument("--model", default=None, help="model file (default: the preset's bundled model)")
     parser.add_argument("--sets", nargs="+", default=list(DEV_SETS), help="dev TSVs (never the holdout sets)")
     parser.add_argument("--beams", nargs="+", type=int, default=[24])
     parser.add_argument("--shortlist", type=int, default=None, help="cheap-pass shortlist (default: the preset's)")
     parser.add_argument("--limit", type=int, default=None, help="at most N rows per set (seeded sample)")
     parser.add_argument("--top", type=int, default=15, help="settings shown, best first")
     parser.add_argument("--scorer", choices=("hand", "fitted"), default="hand",
-                        help="hand: search the channel weights too; fitted: data/rerank.json's weights, search the "
+                        help="hand: search the channel weights too; fitted: the preset's fitted weights, search the "
                              "confidence rule and the gate only")
     return parser.parse_args(argv)
 
@@ -133,13 +136,13 @@ class Record:
         return chosen, margin
 
 
-def trace_sets(model, beam, shortlist, typos):
-    """The trace of a wide-for-all search of `typos` (those not accepted), and the seconds of a cheap-only and a
-    wide-for-all run of them."""
+def trace_sets(preset, model, beam, shortlist, typos):
+    """The trace of a wide-for-all search of `typos` (those not accepted) with the `preset`'s candidates, and the
+    seconds of a cheap-only and a wide-for-all run of them."""
     from typofix.corrector import Corrector
     from typofix.decoding import DecodingSettings
 
-    settings = DecodingSettings(beam=beam, wide_margin=1e9).with_(shortlist=shortlist)
+    settings = DecodingSettings.preset(preset, beam=beam, wide_margin=1e9, shortlist=shortlist)
     corrector = Corrector.load(model, settings=settings)
     todo = [t for t in typos if not corrector.is_accepted(t) and corrector.vocab.covers(t)]
     corrector._search(todo[:20], 5)  # warm: the lazily built tables
@@ -161,7 +164,7 @@ def main(argv=None) -> int:
     sets = load_sets(args.sets, args.limit)
     typos = sorted({t for rows in sets.values() for t, _ in rows})
     for beam in args.beams:
-        corrector, todo, trace, cheap_s, wide_s = trace_sets(args.model, beam, args.shortlist, typos)
+        corrector, todo, trace, cheap_s, wide_s = trace_sets(args.preset, args.model, beam, args.shortlist, typos)
         record = Record(trace, corrector.lexicon, todo)
         index = {t: i for i, t in enumerate(todo)}
         print(f"beam {beam}: {len(todo)} typos searched; cheap pass {len(todo) / cheap_s:.0f} words/s, wide for all "
@@ -180,9 +183,9 @@ def main(argv=None) -> int:
 
         results = []
         if args.scorer == "fitted":
-            from typofix.rerank import FittedScorer
+            from typofix.rerank import FittedScorer, table_path
 
-            fitted = FittedScorer.load()
+            fitted = FittedScorer.load(table_path(corrector.settings.rerank_table))
             grid = [(fitted.alpha, None, None, None)]
             min_confidences, wide_margins = FITTED_MIN_CONFIDENCES, FITTED_WIDE_MARGINS
         else:

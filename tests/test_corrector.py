@@ -235,7 +235,8 @@ def test_where_the_cheap_pass_is_sure_the_wide_search_agrees():
 
 def test_the_fast_preset_runs_the_smaller_bundled_model():
     """`fast=True` (`--fast`) loads the fast model, a quarter of the default's width: its encoder writes 128
-    numbers per character (64 per direction) where the default's writes 256; a model file given explicitly wins."""
+    numbers per character (64 per direction) where the default's writes 256, and scores with its own fitted table;
+    a model file given explicitly wins."""
     from typofix.corrector import load_stepper
     from typofix.modelfile import bundled_int8_path
 
@@ -250,6 +251,10 @@ def test_the_fast_preset_runs_the_smaller_bundled_model():
     assert widths == {"default": 256, "fast": 128}
     fast = Corrector.load(fast=True)
     assert fast.settings.bundled_model == "fast"
+    # and scores with the weights fitted to that model's scores (data/rerank-fast.json), not the default's
+    from typofix.rerank import FittedScorer, table_path
+    assert fast.scorer is FittedScorer.load(table_path("rerank-fast.json"))
+    assert fast.scorer is not Corrector.load().scorer
     (enc_out, *_), _ = fast.stepper.encode(src, src_len)
     assert enc_out.shape[-1] == 128
     given = Corrector.load(bundled_int8_path(), fast=True)  # a model file given explicitly wins

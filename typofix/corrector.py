@@ -19,7 +19,7 @@ from typofix.indexcache import cached
 from typofix.lexicon import AcceptedWords, Lexicon
 from typofix.neighbours import DeletionIndex
 from typofix.phonetic import SoundIndex
-from typofix.rerank import FittedScorer
+from typofix.rerank import FittedScorer, table_path
 from typofix.modelfile import ModelError, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.decoding import DecodingSettings
 from typofix.search import (Hypothesis, LexiconConstraint, Stepper, beam_search, channel_score, take_rows,
@@ -124,7 +124,7 @@ class Corrector:
         self._one_edit_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
         self._words_by_frequency: list[str] | None = None
-        self.scorer = FittedScorer.load() if settings.scorer == "fitted" else None
+        self.scorer = FittedScorer.load(table_path(settings.rerank_table)) if settings.scorer == "fitted" else None
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,

@@ -54,9 +54,10 @@ FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
 
 
-def default_table_path() -> Path:
-    """The packaged data/rerank.json (shipped as package data `typofix.wordlist`)."""
-    return packaged("rerank.json")
+def table_path(name: str = "rerank.json") -> Path:
+    """The packaged table `name` of data/ (shipped as package data `typofix.wordlist`): rerank.json, the default
+    preset's, or rerank-fast.json, the fast preset's (`DecodingSettings.rerank_table`)."""
+    return packaged(name)
 
 
 def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarray, log_priors: np.ndarray,
@@ -125,8 +126,8 @@ class FittedScorer:
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "FittedScorer":
-        """The table at `path`, or the packaged one (read once per process)."""
-        return _load(str(path or default_table_path()))
+        """The table at `path`, or the default preset's packaged one (each read once per process)."""
+        return _load(str(path or table_path()))
 
     def scores(self, typo: str, words: list[str], log_probs, steps, log_priors, edits) -> np.ndarray:
         """(N,) scores of `words` as corrections of `typo`; higher is better (see `features`)."""
