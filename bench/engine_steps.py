@@ -6,8 +6,8 @@ Usage (from the repository root)::
     python -m bench.engine_steps [--limit 1000]
 
 Rows: the same typos for every configuration (norvig-testset1 whole, a seeded sample of birkbeck-dev), decoded
-with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Every configuration but the fast
-ones ranks by the hand-set channel (the `hand` preset: the default when this table was made, before the fitted
+with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Every configuration but the last
+ranks by the hand-set channel (the `hand` preset: the default when this table was made, before the fitted
 scorer, `typofix.rerank`). Configurations, cumulative:
 
 1. wide search for every word (beam 24, every word one edit away, the 5 most frequent two away, 5
@@ -25,7 +25,9 @@ scorer, `typofix.rerank`). Configurations, cumulative:
    the default model;
 9. + no greedy decode (the shortlist and the typo only), and a wide pass of sound-alikes for the uncertain words:
    the fast preset's settings, still with the default model;
-10. + the fast model, a quarter of the default model's width (the fast preset).
+10. + the fast model, a quarter of the default model's width;
+11. + the fast model's own fitted scorer (data/rerank-fast.json) and the gate and confidence rule tuned for it:
+    the fast preset.
 
 `trie_vs_separate` times scoring the same candidate lists both ways (`search.forced_hypotheses` row by row with
 its own encoding, against `search.trie_hypotheses`).
@@ -59,10 +61,13 @@ def configurations():
     yield "+ wide pass without beam search (beam 1)", bundled_int8_path(), gated.with_(beam=1)
     yield "+ fewer wide-pass neighbours (the hand preset)", bundled_int8_path(), hand
     fast = DecodingSettings.preset("fast")
-    previous_fast = fast.with_(greedy=True, wide_margin=0.0, sound_candidates=0, bundled_model="default")
+    # The fast preset as it was before its fitted table: the hand-set channel and that channel's gate and rule.
+    hand_fast = fast.with_(scorer="hand", min_confidence=-0.5, wide_margin=0.7, context_weight=0.3)
+    previous_fast = hand_fast.with_(greedy=True, wide_margin=0.0, sound_candidates=0, bundled_model="default")
     yield "fast: the cheap pass alone (greedy + shortlist), default model", bundled_int8_path(), previous_fast
-    yield "+ no greedy decode, sound-alikes where uncertain", bundled_int8_path(), fast.with_(bundled_model="default")
-    yield "+ the fast model (the fast preset)", bundled_int8_path("fast"), fast
+    yield "+ no greedy decode, sound-alikes where uncertain", bundled_int8_path(), hand_fast.with_(bundled_model="default")
+    yield "+ the fast model", bundled_int8_path("fast"), hand_fast
+    yield "+ its own fitted scorer (the fast preset)", bundled_int8_path("fast"), fast
 
 
 def run(rows_by_set, model, settings):
