@@ -15,7 +15,7 @@ from bench import fit_rerank
 from typofix.corrector import Corrector
 from typofix.decoding import DecodingSettings
 from typofix.lexicon import Lexicon
-from typofix.rerank import FEATURES, FittedScorer, features, table_path, usage_frequencies
+from typofix.rerank import FEATURES, FittedScorer, features, features_many, table_path, usage_frequencies
 from typofix.search import channel_score
 from typofix.typos import osa_distance
 
@@ -57,6 +57,26 @@ def test_similarity_features_and_the_models_favourite_which_is_never_the_typo():
     assert not out[:, COLUMN["last_letter_differs"]].any()
     only_typo = features("qzx", ["qzx"], np.array([-1.0]), np.array([4.0]), np.zeros(1), np.zeros(1), alpha=1.0)
     assert only_typo[0, COLUMN["model_best"]] == 0
+
+
+def test_features_of_many_typos_at_once_are_each_typos_own():
+    """The engine scores all typos of a batch in one call (`features_many`): the same numbers as typo by typo,
+    the model's favourite chosen within each typo's candidates (a typo with none is skipped)."""
+    typos = ["recieve", "teh", "zzz", "x"]
+    groups = [["recieve", "receive", "relieve"], ["the", "tea", "teh", "ten"], [], ["x", "xi"]]
+    rng = np.random.default_rng(1)
+    sizes = [len(g) for g in groups]
+    log_probs, steps = rng.normal(-2.0, 1.0, sum(sizes)), rng.integers(2, 9, sum(sizes)).astype(float)
+    priors, edits = rng.normal(-12.0, 2.0, sum(sizes)), rng.integers(0, 4, sum(sizes)).astype(float)
+    together = features_many(typos, groups, log_probs, steps, priors, edits, alpha=1.75)
+    bounds = np.cumsum([0] + sizes)
+    alone = [features(t, g, log_probs[a:b], steps[a:b], priors[a:b], edits[a:b], alpha=1.75)
+             for t, g, a, b in zip(typos, groups, bounds[:-1], bounds[1:])]
+    assert together.shape == (sum(sizes), len(FEATURES))
+    assert np.array_equal(together, np.vstack(alone))
+    favourite = together[:, COLUMN["model_best"]]
+    assert [favourite[a:b].sum() for a, b in zip(bounds[:-1], bounds[1:])] == [1, 1, 0, 1]
+    assert favourite[bounds[3]] == 0  # "x" itself is never its own favourite
 
 
 def test_usage_is_todays_frequency_and_zero_for_a_word_wordfreq_lacks():

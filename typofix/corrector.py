@@ -369,7 +369,7 @@ class Corrector:
             for word, near in zip(chunk, edits):
                 near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
             self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
-            ranked = [self._ranked(word, cands, near) for word, cands, near in zip(chunk, found, edits)]
+            ranked = self._ranked_many(chunk, found, edits)
             if trace is not None:
                 for word, cands, near in zip(chunk, found, edits):
                     trace[word] = {"cheap": _traced(cands, near)}
@@ -396,8 +396,10 @@ class Corrector:
                     edits[row].update((w, d) for w, d in wide.items() if w not in edits[row])
                     more.append([w for w in wide if w not in found[row]])
                 self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more)
-                for row in uncertain:
-                    ranked[row] = self._ranked(chunk[row], found[row], edits[row])
+                widened = self._ranked_many([chunk[r] for r in uncertain], [found[r] for r in uncertain],
+                                            [edits[r] for r in uncertain])
+                for row, cands in zip(uncertain, widened):
+                    ranked[row] = cands
                     if trace is not None:
                         trace[chunk[row]]["wide"] = _traced(found[row], edits[row])
             for word, cands in zip(chunk, ranked):
@@ -519,23 +521,34 @@ class Corrector:
         return self._words_by_frequency
 
     def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
-        """The candidates for `typo` best first by the fitted scorer (`typofix.rerank`) or the hand-set noisy
-        channel (`search.channel_score`), as `settings.scorer` says. An empty output (the model ending at once)
-        would delete the word from a text, so it is never offered."""
+        """`_ranked_many` of one typo."""
+        return self._ranked_many([typo], [candidates], [edits])[0]
+
+    def _ranked_many(self, typos: list[str], candidates: list[dict[str, Hypothesis]],
+                     edits: list[dict[str, int]]) -> list[list[Candidate]]:
+        """Each typo's candidates best first by the fitted scorer (`typofix.rerank`, all typos in one call) or
+        the hand-set noisy channel (`search.channel_score`), as `settings.scorer` says. An empty output (the
+        model ending at once) would delete the word from a text, so it is never offered."""
         s = self.settings
         if s.scorer == "hand" or self.stepper is None:  # no network: no model score to weigh
-            scored = [Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
-                                                 s.first_letter_weight, edits.get(w)), h.attn)
-                      for w, h in candidates.items() if w]
+            ranked = [[Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
+                                                  s.first_letter_weight, near.get(w)), h.attn)
+                       for w, h in cands.items() if w] for typo, cands, near in zip(typos, candidates, edits)]
         else:
-            words = [w for w in candidates if w]
-            hyps = [candidates[w] for w in words]
-            scores = self.scorer.scores(
-                typo, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
-                [self.lexicon.log_prior(w) for w in words],
-                [edits[w] if edits.get(w) is not None else osa_distance(typo, w) for w in words])
-            scored = [Candidate(w, score, h.attn) for w, h, score in zip(words, hyps, scores.tolist())]
-        return sorted(scored, key=lambda c: -c.score)
+            words = [[w for w in cands if w] for cands in candidates]
+            hyps = [cands[w] for cands, group in zip(candidates, words) for w in group]
+            flat = [w for group in words for w in group]
+            distances = [near[w] if near.get(w) is not None else osa_distance(typo, w)
+                         for typo, near, group in zip(typos, edits, words) for w in group]
+            scores = self.scorer.scores_many(
+                typos, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
+                [self.lexicon.log_prior(w) for w in flat], distances).tolist()
+            ranked, start = [], 0
+            for group in words:
+                ranked.append([Candidate(w, score, h.attn) for w, h, score in
+                               zip(group, hyps[start:start + len(group)], scores[start:start + len(group)])])
+                start += len(group)
+        return [sorted(scored, key=lambda c: -c.score) for scored in ranked]
 
     def _batches(self, words: list[str]):
         """Batches of similar length (padding costs as much as characters): (words, src (B, S), src_len (B,))."""

@@ -31,8 +31,12 @@ scorer").
 
 The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
 never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
-alike the correction is; the confidence rule's threshold is tuned on these scores. The table (`data/rerank.json`) carries the alpha its model scores were normalised with,
-and the cross-validated top-1 the fit reached, beside the weights.
+alike the correction is; the confidence rule's threshold is tuned on these scores.
+
+Weights belong to one model's scores and one preset's candidates, so each preset has its table
+(`DecodingSettings.rerank_table`): `data/rerank.json` for the default, `data/rerank-fast.json` for the fast
+preset's smaller model (`bench/fit_rerank.py --preset fast`). A table carries the alpha its model scores were
+normalised with and the top-1 the fit reached, beside the weights.
 """
 
 from __future__ import annotations
@@ -66,10 +70,23 @@ def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarr
     """The (N, len(FEATURES)) features of `words` as corrections of `typo`: their model log-probabilities
     (EOS included) and decoder steps, log priors and edit distances from the typo, all (N,). The typo may be
     among `words` (the confidence rule weighs it); it is never the model's favourite correction."""
-    typo_metaphone, typo_soundex = sound_codes(typo)
-    codes = [_sound_codes(w) for w in words]
+    return features_many([typo], [words], log_probs, steps, log_priors, edits, alpha)
+
+
+def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarray, steps: np.ndarray,
+                  log_priors: np.ndarray, edits: np.ndarray, alpha: float) -> np.ndarray:
+    """`features` of many typos at once: `words[i]` are typo i's candidates, and the numbers (M,) run over all
+    of them, typo by typo; returns (M, F) in the same order. The string measures are one rapidfuzz call each
+    for all M pairs: a call per typo, let alone per pair, cost a fifth of the fast preset's time."""
+    sizes = [len(group) for group in words]
+    pair_typos = [typo for typo, size in zip(typos, sizes) for _ in range(size)]  # (M,) each pair's typo
+    flat = [w for group in words for w in group]  # (M,)
+    owner = np.repeat(np.arange(len(typos)), sizes)  # (M,) each pair's typo number
+    typo_codes = [sound_codes(typo) for typo in typos]
+    typo_metaphones = [typo_codes[i][0] for i in owner.tolist()]
+    codes = [_sound_codes(w) for w in flat]
     metaphones = [metaphone for metaphone, _ in codes]
-    out = np.empty((len(words), len(FEATURES)), dtype=np.float64)  # (N, F)
+    out = np.empty((len(flat), len(FEATURES)), dtype=np.float64)  # (M, F)
     out[:, 0] = log_probs / steps ** alpha
     out[:, 1] = log_probs / steps
     out[:, 2] = steps
@@ -77,22 +94,26 @@ def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarr
     for column, count in ((4, 1), (5, 2), (6, 3)):
         out[:, column] = edits == count
     out[:, 7] = edits >= 4
-    out[:, 8] = [w[:1] != typo[:1] for w in words]
-    # The string measures one rapidfuzz call each for all N words (a Python call per word cost a fifth of the
-    # fast preset's time); the same values as the one-pair functions.
-    out[:, 9] = _one_to_many(typo_metaphone, metaphones, Levenshtein.distance)
-    out[:, 10] = [soundex != typo_soundex for _, soundex in codes]
-    out[:, 11] = _one_to_many(typo, words, JaroWinkler.similarity)
-    out[:, 12] = [w[-1:] != typo[-1:] for w in words]
-    out[:, 13] = [_shared_prefix(typo, w) for w in words]
-    out[:, 14] = [metaphone == typo_metaphone for metaphone in metaphones]
-    out[:, 15] = _one_to_many(typo_metaphone, metaphones, Indel.normalized_similarity)
+    out[:, 8] = [w[:1] != typo[:1] for typo, w in zip(pair_typos, flat)]
+    out[:, 9] = _pairwise(typo_metaphones, metaphones, Levenshtein.distance)
+    out[:, 10] = [soundex != typo_codes[i][1] for (_, soundex), i in zip(codes, owner.tolist())]
+    out[:, 11] = _pairwise(pair_typos, flat, JaroWinkler.similarity)
+    out[:, 12] = [w[-1:] != typo[-1:] for typo, w in zip(pair_typos, flat)]
+    out[:, 13] = [_shared_prefix(typo, w) for typo, w in zip(pair_typos, flat)]
+    out[:, 14] = [a == b for a, b in zip(metaphones, typo_metaphones)]
+    out[:, 15] = _pairwise(typo_metaphones, metaphones, Indel.normalized_similarity)
+    # The model's favourite of each typo's candidates other than the typo (the first, where scores tie).
     out[:, 16] = 0.0
-    others = [i for i, w in enumerate(words) if w != typo]
-    if others:
-        out[others[int(np.argmax(out[others, 0]))], 16] = 1.0
+    other = np.array([w != typo for typo, w in zip(pair_typos, flat)], dtype=bool)
+    score = np.where(other, out[:, 0], -np.inf)
+    best = np.full(len(typos), -np.inf)
+    np.maximum.at(best, owner, score)
+    hits = np.flatnonzero(other & (score == best[owner]))
+    first = np.ones(len(hits), dtype=bool)
+    first[1:] = owner[hits][1:] != owner[hits][:-1]
+    out[hits[first], 16] = 1.0
     usage = usage_frequencies()
-    out[:, 17] = [usage.get(w, 0.0) for w in words]
+    out[:, 17] = [usage.get(w, 0.0) for w in flat]
     return out
 
 
@@ -107,9 +128,9 @@ def usage_frequencies() -> dict[str, float]:
         raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
 
 
-def _one_to_many(one: str, many: list[str], scorer) -> np.ndarray:
-    """(N,) `scorer(one, m)` for each string of `many`, in one rapidfuzz call."""
-    return process.cdist([one], many, scorer=scorer, dtype=np.float64)[0] if many else np.zeros(0)
+def _pairwise(a: list[str], b: list[str], scorer) -> np.ndarray:
+    """(M,) `scorer(a[i], b[i])` for each pair, in one rapidfuzz call (the same values as one call per pair)."""
+    return process.cpdist(a, b, scorer=scorer, dtype=np.float64) if a else np.zeros(0)
 
 
 # A word's sound codes, kept: the same frequent words are candidates of many typos.
@@ -144,9 +165,14 @@ class FittedScorer:
 
     def scores(self, typo: str, words: list[str], log_probs, steps, log_priors, edits) -> np.ndarray:
         """(N,) scores of `words` as corrections of `typo`; higher is better (see `features`)."""
+        return self.scores_many([typo], [words], log_probs, steps, log_priors, edits)
+
+    def scores_many(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors,
+                    edits) -> np.ndarray:
+        """(M,) `scores` of many typos' candidates at once (see `features_many`)."""
         array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
-        return features(typo, words, array(log_probs), array(steps), array(log_priors), array(edits),
-                        self.alpha) @ self.weights
+        return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
+                             self.alpha) @ self.weights
 
 
 @lru_cache(maxsize=4)
