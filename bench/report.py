@@ -132,8 +132,9 @@ def _method(run: Run) -> str:
         f"- **words/s**: one process on one CPU core ({run.machine.get('timing rule', '?')}). Per set, every "
         f"checker gets the set's distinct typos in one call (k=5) and the wall time of that call is measured; "
         f"loading dictionaries and models and one untimed three-word warm-up call are excluded (Aspell and "
-        f"Hunspell start one `-a` process for the whole list, inside the timing). One measurement each, on a "
-        f"machine that may be busy: absolute "
+        f"Hunspell start one `-a` process for the whole list, inside the timing). A call under a second is "
+        f"made up to three times, each after a fresh load and warm-up, with the same answers, and the fastest "
+        f"counts; slower calls once. On a machine that may be busy, absolute "
         f"words/s vary between machines and runs, so speed is also given as a ratio to {SPEED_BASE} measured "
         f"in the same run.",
         f"- {limit}",

@@ -10,7 +10,10 @@ The rules every checker gets, also written into the report:
   Aspell and Hunspell child processes; torch and BLAS limited to one thread);
 * per eval set, one call with the set's distinct typos (in file order) and
   k=5; its wall time, dictionary and model loading and one untimed warm-up
-  call on three words excluded, gives words/s.
+  call on three words excluded, gives words/s. A call under a second (a few
+  hundred words: Aspell's start-up, a busy neighbour, a page fault weigh on
+  it) is repeated, up to three calls, each after a fresh load and warm-up,
+  and the fastest counts; the answers must be the same every time.
   For Aspell and Hunspell that call starts one ``-a`` process for the list;
 * the same lowercasing of every checker's candidates (the sets are lowercase).
 
@@ -48,6 +51,11 @@ from bench import peers, prose, prose_checkers, report, scoring
 TOP_K = 5
 # Sent once, untimed, after loading: first-call costs (lazy initialisation, allocator warm-up) are not throughput.
 WARM_UP = ["speling", "korrect", "the"]
+# A set's call shorter than SHORT_CALL_S is timed up to CALLS times, each after a fresh load (no checker's
+# cache carries over) and the warm-up, and the fastest counts: a 0.1-0.3 s call varied by 1.5x between runs
+# on a shared machine, Aspell's and typofix's alike, which a ratio of the two doubles. Slow checkers run once.
+CALLS = 3
+SHORT_CALL_S = 1.0
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -153,6 +161,16 @@ def benchmark_checker(
     for eval_set in sets:
         typos = list(dict.fromkeys(typo for typo, _ in eval_set.rows))
         predictions, seconds, cpu = timed_suggestions(checker, typos)
+        for _ in range(CALLS - 1):
+            if seconds >= SHORT_CALL_S:
+                break
+            checker.load()  # afresh: nothing the last call cached may speed this one
+            checker.suggest_many(WARM_UP, TOP_K)
+            again, again_seconds, again_cpu = timed_suggestions(checker, typos)
+            if again != predictions:
+                raise RuntimeError(f"{checker.name} answered {eval_set.name} differently when asked again")
+            if again_seconds < seconds:
+                seconds, cpu = again_seconds, again_cpu
         scores.append(scoring.score_set(checker.name, eval_set.name, eval_set.rows, predictions, seconds, cpu))
         log(f"  {eval_set.name}: top-1 {scores[-1].top1:.1%}, {scores[-1].words_per_second:,.0f} words/s")
     false = []

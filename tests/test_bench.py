@@ -182,6 +182,35 @@ def test_norvig_prefers_fewest_edits_then_count(tiny_words):
     assert got[4] == []  # nothing within two edits
 
 
+class _Counted(peers.NorvigChecker):
+    """The Norvig-style corrector, counting its loads; `drift` makes it answer differently after the first."""
+
+    def __init__(self, words_path, drift=False):
+        super().__init__(words_path)
+        self.loads, self.drift = 0, drift
+
+    def load(self):
+        super().load()
+        self.loads += 1
+
+    def suggest_many(self, words, k):
+        got = super().suggest_many(words, k)
+        return [["drift"]] * len(words) if self.drift and self.loads > 1 else got
+
+
+def test_a_short_timed_call_is_repeated_after_a_fresh_load_and_must_answer_the_same(tiny_words):
+    sets = [report.EvalSet("tiny", [("thn", "the"), ("recieve", "receive")], 2)]
+    checker = _Counted(tiny_words)
+    checker.load()
+    scores, _ = run.benchmark_checker(checker, sets, {})
+    assert checker.loads == run.CALLS  # a call of milliseconds: timed CALLS times, a fresh load before each again
+    assert scores[0].top1 == 1.0 and scores[0].words_per_second > 0
+    drifting = _Counted(tiny_words, drift=True)
+    drifting.load()
+    with pytest.raises(RuntimeError, match="answered tiny differently"):
+        run.benchmark_checker(drifting, sets, {})
+
+
 def test_norvig_is_unavailable_without_its_word_list(tmp_path):
     norvig = peers.NorvigChecker(tmp_path / "missing.tsv")
     assert not norvig.available() and "not found" in norvig.notice
