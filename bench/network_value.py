@@ -70,7 +70,8 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
         Network("fast network (`--fast`)", "the fast preset's model (`typofix/models/fast-int8.onnxz`, "
                 "`typofix-train experiment=fast`: 32-dim embeddings, encoder 64 per direction, decoder 128, attention "
                 f"64) with the fast preset: no greedy answer, the typo + {fast.shortlist} shortlisted one-edit words, "
-                f"and for the uncertain words the {fast.sound_candidates} best sound-alikes",
+                f"and for the uncertain words the {fast.sound_candidates} best sound-alikes, ranked by its own fitted "
+                f"scorer (`data/{fast.rerank_table}`)",
                 lambda: Corrector.load(fast=True)),
         Network("bundled network, wide pass", "the same model with the previous default settings (`hand` "
                 "preset): the cheap pass (greedy answer + the typo + "
