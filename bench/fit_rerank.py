@@ -1,4 +1,4 @@
-"""Fit the correction engine's scorer (`typofix.rerank`) to the dev sets: write data/rerank.json.
+"""Fit the correction engine's scorer (`typofix.rerank`) to the dev sets: write data/rerank.json (or data/rerank-fast.json).
 
     python -m bench.fit_rerank [--preset default|fast] [--out PATH] [--folds 5] [--model PATH]
 
