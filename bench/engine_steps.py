@@ -62,7 +62,8 @@ def configurations():
     yield "+ fewer wide-pass neighbours (the hand preset)", bundled_int8_path(), hand
     fast = DecodingSettings.preset("fast")
     # The fast preset as it was before its fitted table: the hand-set channel and that channel's gate and rule.
-    hand_fast = fast.with_(scorer="hand", min_confidence=-0.5, wide_margin=0.7, context_weight=0.3)
+    hand_fast = fast.with_(scorer="hand", min_confidence=hand.min_confidence, wide_margin=hand.wide_margin,
+                           context_weight=hand.context_weight)
     previous_fast = hand_fast.with_(greedy=True, wide_margin=0.0, sound_candidates=0, bundled_model="default")
     yield "fast: the cheap pass alone (greedy + shortlist), default model", bundled_int8_path(), previous_fast
     yield "+ no greedy decode, sound-alikes where uncertain", bundled_int8_path(), hand_fast.with_(bundled_model="default")

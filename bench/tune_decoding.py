@@ -108,12 +108,8 @@ class Record:
 
     def fitted_scores(self, scorer) -> np.ndarray:
         """Every candidate's score under a `typofix.rerank.FittedScorer` (features per typo, as the engine does)."""
-        out = np.empty(len(self.words))
-        for i, typo in enumerate(self.typos):
-            a, b = self.start[i], self.start[i + 1]
-            out[a:b] = scorer.scores(typo, self.words[a:b], self.log_prob[a:b], self.steps[a:b], self.prior[a:b],
-                                     self.edits[a:b])
-        return out
+        groups = [self.words[a:b] for a, b in zip(self.start[:-1], self.start[1:])]
+        return scorer.scores_many(self.typos, groups, self.log_prob, self.steps, self.prior, self.edits)
 
     def best(self, scores: np.ndarray, allowed: np.ndarray, min_confidence: float) -> tuple[np.ndarray, np.ndarray]:
         """Per typo: the index of its chosen candidate among `allowed` ones (the typo itself unless the best

@@ -83,7 +83,8 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     flat = [w for group in words for w in group]  # (M,)
     owner = np.repeat(np.arange(len(typos)), sizes)  # (M,) each pair's typo number
     typo_codes = [sound_codes(typo) for typo in typos]
-    typo_metaphones = [typo_codes[i][0] for i in owner.tolist()]
+    pair_codes = [typo_codes[i] for i in owner.tolist()]  # (M,) each pair's typo's codes
+    typo_metaphones = [metaphone for metaphone, _ in pair_codes]
     codes = [_sound_codes(w) for w in flat]
     metaphones = [metaphone for metaphone, _ in codes]
     out = np.empty((len(flat), len(FEATURES)), dtype=np.float64)  # (M, F)
@@ -96,7 +97,7 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     out[:, 7] = edits >= 4
     out[:, 8] = [w[:1] != typo[:1] for typo, w in zip(pair_typos, flat)]
     out[:, 9] = _pairwise(typo_metaphones, metaphones, Levenshtein.distance)
-    out[:, 10] = [soundex != typo_codes[i][1] for (_, soundex), i in zip(codes, owner.tolist())]
+    out[:, 10] = [soundex != typo_soundex for (_, soundex), (_, typo_soundex) in zip(codes, pair_codes)]
     out[:, 11] = _pairwise(pair_typos, flat, JaroWinkler.similarity)
     out[:, 12] = [w[-1:] != typo[-1:] for typo, w in zip(pair_typos, flat)]
     out[:, 13] = [_shared_prefix(typo, w) for typo, w in zip(pair_typos, flat)]
