@@ -71,7 +71,8 @@ def read_embeddings(path: Path) -> tuple[dict, np.ndarray | None]:
 
 class OnnxStepper:
     """Runs the encoder and decoder-step graphs of a .onnxz file on onnxruntime's CPU provider; see
-    `search.Stepper`. Threads: OMP_NUM_THREADS when set (as torch does), else onnxruntime's default."""
+    `search.Stepper`. Threads: OMP_NUM_THREADS when set (as torch does), else onnxruntime's default; idle ones
+    sleep instead of spinning."""
 
     def __init__(self, encoder: bytes, step: bytes, pad_id: int, sos_id: int, eos_id: int, source: str = "model"):
         try:
@@ -83,6 +84,13 @@ class OnnxStepper:
         if threads.isdigit() and int(threads) > 0:
             options.intra_op_num_threads = int(threads)
             options.inter_op_num_threads = 1
+        # Between two of our small graph calls the engine works in Python (tries, rapidfuzz) about as long, and
+        # onnxruntime's idle threads spin by default: they took the second core from it. Measured on this 2-core
+        # machine, its default two threads, five runs each, medians spinning -> not: `evaluate --fast` on
+        # birkbeck-dev 1,612 -> 2,013 words/s at 1.8 -> 1.1 cores busy; the default preset (2,000 rows) 673 ->
+        # 791 at 1.7 -> 1.1; `correct --file` the dev prose 1.62 -> 1.42 s.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
         try:
             self.encoder, self.stepper = (onnxruntime.InferenceSession(graph, options,
                                                                        providers=["CPUExecutionProvider"])
