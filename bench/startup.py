@@ -10,7 +10,8 @@ Usage (from the repository root; ``make startup`` calls this)::
 * warm: the folder the cold run filled, as on every later run;
 * off: ``TYPOFIX_CACHE_DIR=`` (empty), every index built in memory on every run.
 
-One CPU core (``sched_setaffinity``, inherited by the child processes); each cell is the median of ``--repeat``
+One CPU core and one thread (``bench.run.pin_to_one_core``: ``sched_setaffinity`` and ``OMP_NUM_THREADS=1``,
+inherited by the child processes; onnxruntime sizes its pool from the latter); each cell is the median of ``--repeat``
 runs (a cold run gets a fresh empty folder each time). Words/s counts the prose's white-space tokens, as
 ``bench.prose`` does.
 """
@@ -26,6 +27,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.run import pin_to_one_core
 
 ONE_WORD = "recieve"
 
@@ -43,12 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         print("error: --repeat must be at least 1", file=sys.stderr)
         return 2
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    pinned = pin_to_one_core()  # the core alone would not do: onnxruntime's threads leave the affinity mask
     words = len(typos.read_text(encoding="utf-8").split())
     program = [sys.executable, "-m", "typofix", "correct", *args.options]
     print(f"`{' '.join(['typofix correct', *args.options])}` on {typos} ({words:,} words) and on one word "
-          f"({ONE_WORD}); one core, median of {args.repeat} runs\n")
+          f"({ONE_WORD}); median of {args.repeat} runs; {pinned}\n")
     print("| index cache | prose: seconds | prose: words/s | one word: seconds |")
     print("|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory(prefix="typofix-startup-") as scratch:
