@@ -9,12 +9,13 @@ import sys
 import zipfile
 
 import numpy as np
+import onnx
 import pytest
 import torch
 
 from typofix.checkpoint import build_model, read_checkpoint
 from typofix.corrector import Corrector, ModelError, load_stepper
-from typofix.export import export
+from typofix.export import WEIGHTS_INT8, export
 from typofix.model import ATTENTION_KINDS, Seq2Seq
 from typofix.modelfile import bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.onnx_model import OnnxStepper
@@ -108,15 +109,32 @@ def test_bundled_onnx_corrects_like_the_bundled_torch_model():
 
 @needs_bundled
 def test_bundled_models_stay_small():
-    paths = [bundled_model_path(), bundled_onnx_path(), bundled_int8_path()]
-    assert sum(p.stat().st_size for p in paths) <= 10_000_000
+    paths = [bundled_model_path(), bundled_onnx_path(), bundled_int8_path(), bundled_model_path("fast"),
+             bundled_int8_path("fast")]
+    assert sum(p.stat().st_size for p in paths) <= 10_000_000  # the budget for all model files
     weights = []
-    for path in paths[1:]:
+    for path in (bundled_onnx_path(), bundled_int8_path(), bundled_int8_path("fast")):
         with zipfile.ZipFile(path) as archive:
             meta = json.loads(archive.read("meta.json"))
         assert meta["format"] == "typofix-onnx"
         weights.append(meta["weights"])
-    assert weights == ["float16", "int8 (dynamic quantization)"]
+    assert weights == ["float16", WEIGHTS_INT8, WEIGHTS_INT8]
+
+
+@needs_bundled
+@pytest.mark.parametrize("fast", [False, True])
+def test_a_words_scores_do_not_depend_on_the_words_batched_with_it(fast):
+    # Dynamic int8 quantization ranged activations per batch: greedy `afert` was `after` alone, `afford` among
+    # 50 five-letter words, and `--jobs 2` (other batches per process) rewrote a word `--jobs 1` got right.
+    corrector = Corrector.load(fast=fast)
+    assert isinstance(corrector.stepper, OnnxStepper)
+    five = [w for w in list(corrector.lexicon.counts)[:5000] if len(w) == 5][:120]
+    typos = ["afert", "recieve", "speling"]
+    alone = {typo: corrector.suggest(typo, 5) for typo in typos}
+    batched = dict(zip(typos, corrector.suggest_many(typos + [w[::-1] for w in five] + ["subdirectoreis"], 5)))
+    for typo in typos:
+        assert [w for w, _ in batched[typo]] == [w for w, _ in alone[typo]]
+        assert [s for _, s in batched[typo]] == pytest.approx([s for _, s in alone[typo]], abs=1e-4)
 
 
 @needs_bundled
@@ -132,6 +150,10 @@ def test_the_int8_model_is_the_default_and_corrects_like_the_float_one():
 def test_int8_export_loads_and_follows_the_checkpoint(tiny_ckpt, tmp_path):
     out = tmp_path / "tiny-int8.onnxz"
     export(tiny_ckpt, out, int8=True)  # checked against the torch model inside, before the rename
+    with zipfile.ZipFile(out) as archive:
+        step = onnx.load_from_string(archive.read("step.onnx"))
+    ops = {node.op_type for node in step.graph.node}
+    assert {"QuantizeLinear", "MatMulIntegerToFloat"} <= ops and "DynamicQuantizeLinear" not in ops  # fixed ranges
     stepper, vocab = OnnxStepper.load(out)
     assert vocab.alphabet and 1 <= len(Corrector.load(out).suggest("speling", 3)) <= 3
 

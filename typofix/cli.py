@@ -474,8 +474,9 @@ def _add_export(subcommands) -> None:
     parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier slim export (.pt)")
     parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt or typofix/models/default.onnxz")
     parser.add_argument("--fp32", action="store_true", help="keep float32 weights (twice the size)")
-    parser.add_argument("--int8", action="store_true", help="ONNX only: int8 weights, dynamic quantization "
-                        "(about half the time per step on an AVX2 CPU; what it costs in accuracy: README)")
+    parser.add_argument("--int8", action="store_true", help="ONNX only: the decoder step in int8 over fixed "
+                        "activation ranges, the encoder float (about half the time per step on an AVX2 CPU, and a "
+                        "word's scores never depend on its batch; see typofix/quantize.py)")
     parser.set_defaults(handler=_export)
 
 

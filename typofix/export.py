@@ -29,18 +29,21 @@ from typofix.atomic import atomic_path
 from typofix.checkpoint import FORMAT, FORMAT_VERSION, build_model, read_checkpoint
 from typofix.model import NoAttention, Seq2Seq
 from typofix.modelfile import ModelError
+from typofix.quantize import quantize_step
 from typofix.vocab import Vocab
 
 _PLAIN = (str, int, float, bool, type(None))
 OPSET = 17
 # Words the export is checked on: a short, a long, a one-letter word (ids past the alphabet are skipped).
+WEIGHTS_INT8 = "int8 decoder step (fixed activation ranges), float16 encoder"
 CHECK_WORDS = ["speling", "acommodation", "a", "recieve"]
 
 
 def export(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False) -> int:
     """Write the export named by `out`'s suffix (.onnxz: ONNX, else the slim torch file) and return its size in
     bytes; the written file is read back before this returns, so a file that exists is a file that loads.
-    `int8` (ONNX only): weights quantized to int8, activations quantized on the fly (`_quantize`)."""
+    `int8` (ONNX only): the decoder step's weights int8, its activations quantized over fixed ranges
+    (`typofix.quantize`); the encoder float."""
     if Path(out).suffix == ".onnxz":
         return export_onnx(checkpoint, out, half, int8)
     if int8:
@@ -64,14 +67,14 @@ def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True, int8
     source = read_checkpoint(checkpoint)
     model, vocab = build_model(source, checkpoint)
     encoder, step = _encoder_graph(model), _step_graph(model)
-    if int8:
-        encoder, step = _quantize(encoder), _quantize(step)
+    if int8:  # the step int8 over fixed ranges, the encoder float (typofix.quantize says why)
+        encoder, step = _halve(encoder) if half else encoder, quantize_step(step)
     elif half:
         encoder, step = _halve(encoder), _halve(step)
     meta = {"format": ONNX_FORMAT, "format_version": ONNX_VERSION, "typofix_version": __version__,
             "alphabet": vocab.alphabet, "special_ids": {"pad": vocab.pad_id, "sos": vocab.sos_id, "eos": vocab.eos_id},
             "hparams": _plain(source.hparams), "opset": OPSET,
-            "weights": "int8 (dynamic quantization)" if int8 else "float16" if half else "float32",
+            "weights": WEIGHTS_INT8 if int8 else "float16" if half else "float32",
             "exported_from": Path(checkpoint).name, "trained": source.trained, "torch_version": torch.__version__}
 
     # The encoder's character embeddings as a plain array too: the explorer's embedding map without torch.
@@ -196,26 +199,6 @@ def _halve(graph: bytes) -> bytes:
     proto.graph.node.extend(nodes)
     onnx.checker.check_model(proto)
     return proto.SerializeToString()
-
-
-def _quantize(graph: bytes) -> bytes:
-    """The graph with onnxruntime's dynamic quantization: MatMul, Gemm and LSTM weights stored as int8, their
-    inputs quantized per call. On this project's CPU (AVX2, no VNNI) it halves the time of the encoder and
-    of a decoder step (measured with OMP_NUM_THREADS=1); README and the export's check say what it costs."""
-    import tempfile
-
-    try:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-    except ImportError:
-        raise ModelError("the int8 ONNX export needs onnxruntime and onnx (pip install onnx)") from None
-    with tempfile.TemporaryDirectory() as folder:
-        source, target = Path(folder) / "fp32.onnx", Path(folder) / "int8.onnx"
-        source.write_bytes(graph)
-        import logging
-
-        logging.getLogger().setLevel(logging.ERROR)  # its advice to run a pre-processing script first
-        quantize_dynamic(source, target, weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gemm", "LSTM"])
-        return target.read_bytes()
 
 
 def check_onnx(path: str | Path, model: Seq2Seq, vocab: Vocab, tolerance: float) -> None:
