@@ -134,7 +134,8 @@ def _method(run: Run) -> str:
         f"loading dictionaries and models and one untimed three-word warm-up call are excluded (Aspell and "
         f"Hunspell start one `-a` process for the whole list, inside the timing). A call under a second is "
         f"made up to three times, each after a fresh load and warm-up, with the same answers, and the fastest "
-        f"counts; slower calls once. On a machine that may be busy, absolute "
+        f"counts; slower calls once. The repeats run in rounds, each quick checker once a round on the same "
+        f"set, so that the calls a ratio compares are minutes apart no more. On a machine that may be busy, absolute "
         f"words/s vary between machines and runs, so speed is also given as a ratio to {SPEED_BASE} measured "
         f"in the same run.",
         f"- {limit}",

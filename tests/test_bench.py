@@ -202,13 +202,35 @@ def test_a_short_timed_call_is_repeated_after_a_fresh_load_and_must_answer_the_s
     sets = [report.EvalSet("tiny", [("thn", "the"), ("recieve", "receive")], 2)]
     checker = _Counted(tiny_words)
     checker.load()
-    scores, _ = run.benchmark_checker(checker, sets, {})
+    scores, _ = run.benchmark_checkers([checker], sets, {})
     assert checker.loads == run.CALLS  # a call of milliseconds: timed CALLS times, a fresh load before each again
     assert scores[0].top1 == 1.0 and scores[0].words_per_second > 0
     drifting = _Counted(tiny_words, drift=True)
     drifting.load()
     with pytest.raises(RuntimeError, match="answered tiny differently"):
-        run.benchmark_checker(drifting, sets, {})
+        run.benchmark_checkers([drifting], sets, {})
+
+
+def test_repeated_calls_take_turns_between_checkers(tiny_words):
+    sets = [report.EvalSet("one", [("thn", "the")], 1), report.EvalSet("two", [("recieve", "receive")], 1)]
+    calls = []
+
+    class Logged(_Counted):
+        def suggest_many(self, words, k):
+            if words != run.WARM_UP:
+                calls.append((self.name, words[0]))
+            return super().suggest_many(words, k)
+
+    first, second = Logged(tiny_words), Logged(tiny_words)
+    first.name, second.name = "first", "second"
+    for checker in (first, second):
+        checker.load()
+    scores, _ = run.benchmark_checkers([first, second], sets, {})
+    assert [(s.checker, s.set_name) for s in scores] == [("first", "one"), ("first", "two"), ("second", "one"),
+                                                         ("second", "two")]
+    repeats = calls[2 * len(sets):]  # after each checker's first call on every set
+    assert repeats == [("first", "thn"), ("second", "thn")] * (run.CALLS - 1) + \
+        [("first", "recieve"), ("second", "recieve")] * (run.CALLS - 1)
 
 
 def test_norvig_is_unavailable_without_its_word_list(tmp_path):

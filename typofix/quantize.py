@@ -39,10 +39,11 @@ def quantize_step(graph: bytes) -> bytes:
     """The step graph with int8 weights (onnxruntime's `quantize_dynamic` for MatMul and Gemm) and each
     activation quantized over its bounds (a QuantizeLinear with constant scale and zero point in place of each
     DynamicQuantizeLinear). ModelError if an activation has no bound this module can derive."""
-    import onnx
+    weights_int8 = _quantize_weights(graph)
+    import onnx  # present: onnxruntime's quantization tool, which the line above needs, needs it
     from onnx import helper, numpy_helper
 
-    proto = onnx.load_from_string(_quantize_dynamic(graph, ["MatMul", "Gemm"]))
+    proto = onnx.load_from_string(weights_int8)
     bounds = activation_bounds(proto.graph)
     nodes = []
     for node in proto.graph.node:
@@ -130,7 +131,9 @@ def activation_bounds(graph) -> dict[str, tuple[float, float]]:
     return bounds
 
 
-def _quantize_dynamic(graph: bytes, op_types: list[str]) -> bytes:
+def _quantize_weights(graph: bytes) -> bytes:
+    """onnxruntime's dynamic quantization of the MatMul and Gemm weights (its activations' ranges measured per
+    call, until `quantize_step` fixes them)."""
     try:
         from onnxruntime.quantization import QuantType, quantize_dynamic
     except ImportError:
@@ -139,5 +142,5 @@ def _quantize_dynamic(graph: bytes, op_types: list[str]) -> bytes:
         source, target = Path(folder) / "fp32.onnx", Path(folder) / "int8.onnx"
         source.write_bytes(graph)
         logging.getLogger().setLevel(logging.ERROR)  # its advice to run a pre-processing script first
-        quantize_dynamic(source, target, weight_type=QuantType.QInt8, op_types_to_quantize=op_types)
+        quantize_dynamic(source, target, weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gemm"])
         return target.read_bytes()
