@@ -3,7 +3,8 @@ checkpoint, or an earlier export, into a file the corrector ships with. The suff
 
 * `.onnxz`: the ONNX export that `typofix correct` runs with onnxruntime and no torch (`typofix.onnx_model`
   describes the file): `Seq2Seq.encode` and one `Decoder.step` traced by `torch.onnx.export`, fp16 weights
-  that a Cast turns back into float32 when onnxruntime loads the graph;
+  that a Cast turns back into float32 when onnxruntime loads the graph (`--int8`: the decoder step in int8 over
+  fixed activation ranges, `typofix.quantize`);
 * anything else: the slim torch file, format version, hyperparameters, alphabet and fp16 weights. No optimiser
   state, no Lightning objects.
 
@@ -34,8 +35,8 @@ from typofix.vocab import Vocab
 
 _PLAIN = (str, int, float, bool, type(None))
 OPSET = 17
+WEIGHTS_INT8 = "int8 decoder step (fixed activation ranges), float16 encoder"  # meta.json's "weights" of --int8
 # Words the export is checked on: a short, a long, a one-letter word (ids past the alphabet are skipped).
-WEIGHTS_INT8 = "int8 decoder step (fixed activation ranges), float16 encoder"
 CHECK_WORDS = ["speling", "acommodation", "a", "recieve"]
 
 
