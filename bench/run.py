@@ -165,11 +165,12 @@ def benchmark_checkers(
     again in rounds, every quick checker once a round (after a fresh load and the warm-up), so that typofix's
     and Aspell's repeats of a set run minutes apart no more: a ratio of two speeds is only as good as the
     machine's staying the same between them. The fastest call of each counts; its answers must not change."""
+    typos = {s.name: list(dict.fromkeys(typo for typo, _ in s.rows)) for s in sets}  # each set's distinct typos
     timings = {}  # (checker, set) -> [predictions, seconds, cpu] of its fastest call
     for checker in checkers:
         log(f"{checker.name}: first calls")
         for eval_set in sets:
-            timings[checker.name, eval_set.name] = list(timed_suggestions(checker, _typos_of(eval_set)))
+            timings[checker.name, eval_set.name] = list(timed_suggestions(checker, typos[eval_set.name]))
     for eval_set in sets:
         for _ in range(CALLS - 1):
             for checker in checkers:
@@ -178,7 +179,7 @@ def benchmark_checkers(
                     continue
                 checker.load()  # afresh: nothing the last call cached may speed this one
                 checker.suggest_many(WARM_UP, TOP_K)
-                again, seconds, cpu = timed_suggestions(checker, _typos_of(eval_set))
+                again, seconds, cpu = timed_suggestions(checker, typos[eval_set.name])
                 if again != fastest[0]:
                     raise RuntimeError(f"{checker.name} answered {eval_set.name} differently when asked again")
                 if seconds < fastest[1]:
@@ -194,10 +195,6 @@ def benchmark_checkers(
             predictions, _, _ = timed_suggestions(checker, list(dict.fromkeys(words)))
             false.append(scoring.score_correct_words(checker.name, sample_name, words, predictions))
     return scores, false
-
-
-def _typos_of(eval_set: report.EvalSet) -> list[str]:
-    return list(dict.fromkeys(typo for typo, _ in eval_set.rows))
 
 
 def benchmark_prose(folder: Path, checkers: list[prose_checkers.TextChecker], run: report.Run) -> None:

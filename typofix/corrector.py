@@ -412,12 +412,11 @@ class Corrector:
         one edit away, the `two_edit_candidates` most frequent two away, the `sound_candidates` sound-alikes) and
         the typo itself, ranked by the channel alone (prior, edits, first letter; log P_model counts 0). The
         model-proposed candidates (greedy, beam) are missing, since nothing proposes them."""
-        result = {}
-        for word, near in zip(words, self._neighbours(words)):
+        edits = self._neighbours(words)
+        for word, near in zip(words, edits):
             near[word] = 0
-            ranked = self._ranked(word, {w: Hypothesis([], 0.0, 0.0) for w in near}, near)
-            result[word] = (ranked, next(c for c in ranked if c.word == word))
-        return result
+        ranked = self._ranked_many(words, [{w: Hypothesis([], 0.0, 0.0) for w in near} for near in edits], edits)
+        return {word: (cands, next(c for c in cands if c.word == word)) for word, cands in zip(words, ranked)}
 
     def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]]) -> None:
         """Score each word's `outputs` not yet in `found` (as one prefix trie per word) and add them."""
@@ -519,10 +518,6 @@ class Corrector:
             else:
                 self._words_by_frequency = [words[i] for i in np.argsort(-frequency, kind="stable").tolist()]
         return self._words_by_frequency
-
-    def _ranked(self, typo: str, candidates: dict[str, Hypothesis], edits: dict[str, int]) -> list[Candidate]:
-        """`_ranked_many` of one typo."""
-        return self._ranked_many([typo], [candidates], [edits])[0]
 
     def _ranked_many(self, typos: list[str], candidates: list[dict[str, Hypothesis]],
                      edits: list[dict[str, int]]) -> list[list[Candidate]]:

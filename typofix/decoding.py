@@ -154,8 +154,8 @@ PRESETS: dict[str, DecodingSettings] = {
     # hand-set channel: greedy on 81.1 / 40.0, off 83.4 / 42.0 (wide_margin 0.3), 85.3 / 42.9 (0.7). With its own
     # fitted table (`bench.fit_rerank --preset fast`, cross-validated 84.5 / 47.0 against the hand channel's
     # 83.4 / 43.3 among these candidates) and the gate and confidence rule `bench.tune_decoding --preset fast
-    # --scorer fitted --beams 1` chose (the default's -3 and 6; -5 and 8 gave 0.1 points more on birkbeck-dev
-    # and nothing on norvig-testset1): 86.0 / 46.2 at the same speed, the dev prose 66.4% fixed against 64.6%,
+    # --scorer fitted --beams 1` chose (-3 and 6, then the default's too; -5 and 8 gave 0.1 points more on
+    # birkbeck-dev and nothing on norvig-testset1): 86.0 / 46.2 at the same speed, the dev prose 66.4% fixed against 64.6%,
     # the same 11 correct words broken. Three two-edit words as well gave 85.7 / 47.6 at 0.62x the speed on
     # birkbeck-dev (the preset exists for speed), context weight 0.3 rather than the default's 1.0 fixed 61.5%.
     "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,

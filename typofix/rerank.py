@@ -164,13 +164,10 @@ class FittedScorer:
         """The table at `path`, or the default preset's packaged one (each read once per process)."""
         return _load(str(path or table_path()))
 
-    def scores(self, typo: str, words: list[str], log_probs, steps, log_priors, edits) -> np.ndarray:
-        """(N,) scores of `words` as corrections of `typo`; higher is better (see `features`)."""
-        return self.scores_many([typo], [words], log_probs, steps, log_priors, edits)
-
     def scores_many(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors,
                     edits) -> np.ndarray:
-        """(M,) `scores` of many typos' candidates at once (see `features_many`)."""
+        """(M,) scores of each typo's candidates `words[i]` as its corrections, all typos at once; higher is
+        better (see `features_many`)."""
         array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
         return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
                              self.alpha) @ self.weights
