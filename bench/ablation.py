@@ -4,7 +4,7 @@ writes docs/ablation.md with three figures.
     python -m bench.ablation [--sweep multirun/ablation/<stamp>] [--docs docs] [--note "machine ..."]
 
 Per run it takes the training-time numbers from the run's CSV log (validation accuracy and CER on the synthetic
-held-out words and the real dev sets, training words/s measured by `typofix.callbacks.WordsPerSecond`) and
+held-out words and the real dev sets, training words/s measured by `typofix.training.callbacks.WordsPerSecond`) and
 loads `checkpoints/last.ckpt` through the corrector's loader (the same budget for every kind, so the last
 checkpoint, not the best). With the model it measures accuracy by word length, draws one heatmap per kind,
 and compares each alignment row with a Gaussian kernel on the length-scaled diagonal.
@@ -27,18 +27,18 @@ from matplotlib.figure import Figure
 from omegaconf import OmegaConf
 from torchmetrics.functional.text import char_error_rate
 
-from typofix.checkpoint import build_model, read_checkpoint
-from typofix.corrector import Corrector
-from typofix.data import TypoDataModule, collate, encode_pair, resolve_dev_set
-from typofix.misspellings import read_misspellings
-from typofix.decode import greedy
-from typofix.model import ATTENTION_KINDS, Seq2Seq
-from typofix.plots import Alignment, plot_attention_grid, save_figure
-from typofix.vocab import EOS, Vocab
+from typofix.nn.checkpoint import build_model, read_checkpoint
+from typofix.engine.corrector import Corrector
+from typofix.training.data import TypoDataModule, collate, encode_pair, resolve_dev_set
+from typofix.files.misspellings import read_misspellings
+from typofix.nn.decode import greedy
+from typofix.nn.model import ATTENTION_KINDS, Seq2Seq
+from typofix.insight.plots import Alignment, plot_attention_grid, save_figure
+from typofix.words.vocab import EOS, Vocab
 
 SWEEP_ROOT = Path("multirun/ablation")
 KINDS = list(ATTENTION_KINDS)  # table and legend order
-SPEEDS = ("train/words_per_sec", "train/words_per_cpu_sec")  # logged by typofix.callbacks.WordsPerSecond
+SPEEDS = ("train/words_per_sec", "train/words_per_cpu_sec")  # logged by typofix.training.callbacks.WordsPerSecond
 DEV_SETS = ("norvig-testset1.tsv", "birkbeck-dev.tsv")
 EVAL_SEED = 1234  # the held-out words and typos every checkpoint is scored on, whatever seed it trained with
 EVAL_WORDS = 2000
@@ -495,7 +495,7 @@ def write_report(runs: list[Run], sweep: Path, docs: Path, uniform, showcase_row
         "held-out words and on `data/eval/norvig-testset1.tsv` and `birkbeck-dev.tsv`.",
         f"- *long words*: greedy accuracy and CER on correct words of {LONG_WORD}+ letters, synthetic held-out "
         f"({EVAL_WORDS:,} words, typo seed {EVAL_SEED}) and real dev pairs pooled, measured on the checkpoint.",
-        "- *training words/CPU-s*: `train/words_per_cpu_sec` from `typofix.callbacks.WordsPerSecond`: training "
+        "- *training words/CPU-s*: `train/words_per_cpu_sec` from `typofix.training.callbacks.WordsPerSecond`: training "
         "words over the training loop's process CPU time (data, forward, backward, optimiser; validation "
         "excluded; one torch thread), median over epochs. It is what one dedicated core would do, and it does not "
         "depend on what else the machine ran. *(wall words/s)* is the same over wall-clock time, as measured on "

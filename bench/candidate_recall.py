@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python -m bench.candidate_recall [--sound-candidates N ...] [--limit ROWS]
 
 For each dev set (norvig-testset1, birkbeck-dev; never the holdout) and each `--sound-candidates` value (the
-sound-alike candidates of the wide pass, `typofix.phonetic`; 0 is the engine without them), a markdown table by
+sound-alike candidates of the wide pass, `typofix.words.phonetic`; 0 is the engine without them), a markdown table by
 the OSA edit distance between typo and target (1, 2, 3+): rows, the target among the candidates the engine
 scored (cheap and wide pass together), in the top 5 of `suggest`, first (top-1). Rows whose target is not in
 the word list are counted apart: no candidate source can propose them. "wide pass": rows whose typo the
@@ -23,7 +23,7 @@ BUCKETS = ("1", "2", "3+")
 
 
 def bucket(typo: str, target: str) -> str:
-    from typofix.typos import osa_distance
+    from typofix.words.distance import osa_distance
 
     return BUCKETS[min(osa_distance(typo, target), 3) - 1]
 
@@ -70,9 +70,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="a seeded sample of this many rows per set (0: all)")
     args = parser.parse_args()
 
-    from typofix.corrector import Corrector
-    from typofix.decoding import DecodingSettings
-    from typofix.misspellings import read_misspellings
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.settings import DecodingSettings
+    from typofix.files.misspellings import read_misspellings
 
     correctors = {n: Corrector.load(settings=DecodingSettings(sound_candidates=n)) for n in args.sound_candidates}
     for path in SETS:

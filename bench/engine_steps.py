@@ -8,7 +8,7 @@ Usage (from the repository root)::
 Rows: the same typos for every configuration (norvig-testset1 whole, a seeded sample of birkbeck-dev), decoded
 with `suggest_many(k=5)` as `typofix evaluate` does; loading is not timed. Every configuration but the last
 ranks by the hand-set channel (the `hand` preset: the default when this table was made, before the fitted
-scorer, `typofix.rerank`). Configurations, cumulative:
+scorer, `typofix.engine.ranking`). Configurations, cumulative:
 
 1. wide search for every word (beam 24, every word one edit away, the 5 most frequent two away, 5
    sound-alikes), no pruning, the float (fp16-weight) ONNX model: one encoding per typo, every candidate scored
@@ -46,8 +46,8 @@ SETS = ("data/eval/norvig-testset1.tsv", "data/eval/birkbeck-dev.tsv")
 
 
 def configurations():
-    from typofix.decoding import DecodingSettings
-    from typofix.modelfile import bundled_int8_path, bundled_onnx_path
+    from typofix.engine.settings import DecodingSettings
+    from typofix.files.modelfile import bundled_int8_path, bundled_onnx_path
 
     hand = DecodingSettings.preset("hand")
     base = hand.with_(beam=24, wide_margin=1e9, prune=False, one_edit_candidates=10**9, two_edit_candidates=5,
@@ -72,7 +72,7 @@ def configurations():
 
 
 def run(rows_by_set, model, settings):
-    from typofix.corrector import Corrector
+    from typofix.engine.corrector import Corrector
 
     corrector = Corrector.load(model, settings=settings)
     corrector.suggest_many(["speling", "korrect", "the"], 5)  # warm-up, untimed
@@ -92,8 +92,8 @@ def run(rows_by_set, model, settings):
 def trie_vs_separate(rows, model) -> tuple[float, float, int]:
     """Seconds to score each typo's cheap-pass candidates separately (a fresh encoding per candidate row,
     every candidate from its first character) and as one trie per typo; and the candidate count."""
-    from typofix.corrector import Corrector
-    from typofix.search import forced_hypotheses, trie_hypotheses
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.search import forced_hypotheses, trie_hypotheses
 
     corrector = Corrector.load(model)
     typos = [t for t in dict.fromkeys(t for t, _ in rows) if corrector.vocab.covers(t)][:500]
@@ -118,7 +118,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.engine_steps", description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=1000, help="birkbeck-dev rows (seeded sample)")
     args = parser.parse_args(argv)
-    from typofix.misspellings import read_misspellings
+    from typofix.files.misspellings import read_misspellings
 
     from bench.run import pin_to_one_core
 
@@ -136,7 +136,7 @@ def main(argv=None) -> int:
         result = run(rows_by_set, model, settings)
         print(f"| {label} | " + " | ".join(f"{100 * result[n][0]:.1f}% | {result[n][1]:.0f}" for n in names) + " |",
               flush=True)
-    from typofix.modelfile import bundled_onnx_path
+    from typofix.files.modelfile import bundled_onnx_path
 
     separate, shared, count = trie_vs_separate(rows_by_set[names[-1]], bundled_onnx_path())
     print(f"\nscoring {count} cheap-pass candidates of 500 typos: {separate:.2f} s one by one (encoding per row), "

@@ -4,7 +4,7 @@
 
 Reads the two dev sets only (data/eval/birkbeck-dev.tsv, data/eval/norvig-testset1.tsv; never the holdout, the
 raw Birkbeck corpus or third-party misspelling lists). Each (correct, typo) pair is cut into edits by
-`typofix.channel.edit_blocks`; the table counts
+`typofix.training.channel.edit_blocks`; the table counts
 
 * `kinds`: edits of each kind (insertion, deletion, substitution, transposition, multi-letter);
 * `confusions`: [kind, before, after, count] rows. A single edit is counted under the longest version of it
@@ -15,7 +15,7 @@ raw Birkbeck corpus or third-party misspelling lists). Each (correct, typo) pair
   word) do not make a row of their own. Multi-letter rows seen in fewer than MIN_WORDS words are left out
   (their edits still count in `kinds`, `positions`, `edit_counts`);
 * `occurrences`: how often each row's `before` occurs in the dev sets' correct words (one per row of the sets);
-* `positions`: per kind, edits in each position bucket (`typofix.channel.bucket`); `opportunities`: letters
+* `positions`: per kind, edits in each position bucket (`typofix.training.channel.bucket`); `opportunities`: letters
   of the correct words in each bucket, to tell where edits are likelier than letters are;
 * `edit_counts`: pairs with 1, 2, ... edits.
 
@@ -30,9 +30,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from typofix.atomic import atomic_path
-from typofix.channel import KINDS, MAX_SPAN, N_BUCKETS, Block, anchored, bucket, edit_blocks
-from typofix.misspellings import read_misspellings
+from typofix.files.atomic import atomic_path
+from typofix.training.channel import KINDS, MAX_SPAN, N_BUCKETS, Block, anchored, bucket, edit_blocks
+from typofix.files.misspellings import read_misspellings
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SETS = (ROOT / "data/eval/birkbeck-dev.tsv", ROOT / "data/eval/norvig-testset1.tsv")

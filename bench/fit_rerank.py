@@ -1,11 +1,11 @@
-"""Fit the correction engine's scorer (`typofix.rerank`) to the dev sets: write data/rerank.json (or data/rerank-fast.json).
+"""Fit the correction engine's scorer (`typofix.engine.ranking`) to the dev sets: write data/rerank.json (or data/rerank-fast.json).
 
     python -m bench.fit_rerank [--preset default|fast] [--out PATH] [--folds 5] [--model PATH]
 
 Reads the two dev sets only (data/eval/birkbeck-dev.tsv, data/eval/norvig-testset1.tsv; holdout sets are
 refused). Every dev typo the engine would correct is searched once with the preset's model and candidates and
 the wide pass forced on (`Corrector._search(..., trace=...)`), and each candidate's features are computed
-by `typofix.rerank.features`, the function the engine scores with. The weights are a conditional logit:
+by `typofix.engine.ranking.features`, the function the engine scores with. The weights are a conditional logit:
 softmax over a typo's candidates (the typo itself left out: a dev row's answer is never its typo), trained
 to put the right word first, on the rows whose right word is among the candidates, with a small L2 penalty;
 full-batch L-BFGS in torch.
@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from bench.tune_decoding import Record
-from typofix.atomic import atomic_path
-from typofix.rerank import FEATURES, features
+from typofix.files.atomic import atomic_path
+from typofix.engine.ranking import FEATURES, features
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SETS = (ROOT / "data/eval/norvig-testset1.tsv", ROOT / "data/eval/birkbeck-dev.tsv")
@@ -119,9 +119,9 @@ def top1(rows, candidates: Candidates, weights: np.ndarray) -> float:
 
 def main(argv=None) -> int:
     args = parse_args(argv)
-    from typofix.corrector import Corrector
-    from typofix.decoding import DecodingSettings
-    from typofix.misspellings import read_misspellings
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.settings import DecodingSettings
+    from typofix.files.misspellings import read_misspellings
 
     sets = {}
     for path in args.sets:

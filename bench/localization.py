@@ -4,7 +4,7 @@ Usage (from the repository root)::
 
     python -m bench.localization [--model PATH] [--n 1000] [--seed 0] [--sampling uniform|frequency|both]
 
-Typos: one generated edit each (`typofix.typos.TypoGenerator` with one edit and no identity pairs, so every
+Typos: one generated edit each (`typofix.training.noise.TypoGenerator` with one edit and no identity pairs, so every
 typo differs from its word) of held-out words (the test split of `TypoDataModule`: never trained on), drawn
 uniformly (like the val/test sets: mostly rare words) and by frequency (like running text). The
 generator says where its edit is (`Typo.edits`, a span in the typo). Three localizers are scored against it:
@@ -31,11 +31,11 @@ from collections import Counter, defaultdict
 import numpy as np
 import torch
 
-from typofix.corrector import Corrector
-from typofix.data import TypoDataModule
-from typofix.explain import changes, normalized_change, uncopied_positions
-from typofix.search import forced_log_probs
-from typofix.typos import TypoGenerator
+from typofix.engine.corrector import Corrector
+from typofix.training.data import TypoDataModule
+from typofix.engine.explain import changes, normalized_change, uncopied_positions
+from typofix.engine.search import forced_log_probs
+from typofix.training.noise import TypoGenerator
 
 SAMPLINGS = {
     "uniform": "held-out words drawn uniformly (as val/test: mostly rare words)",

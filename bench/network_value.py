@@ -9,7 +9,7 @@ Prints a markdown section (a table and a caption saying what every row is); with
 atomically, as the "What the network buys" section of that file (replaced where the file has it, else added at
 the end; ``make bench`` keeps it when it rewrites BENCHMARKS.md). Without ``--tiny-model`` it first trains the
 tiny network (``typofix-train experiment=tiny``, seed 0, one thread) in a temporary folder. Every row runs
-``typofix.evaluate.evaluate`` (``suggest_many``, k=5) on the same rows: the whole dev sets unless ``--limit``
+``typofix.engine.evaluate.evaluate`` (``suggest_many``, k=5) on the same rows: the whole dev sets unless ``--limit``
 samples them. Accuracy only: the rows run on different runtimes (torch float32 for the untrained and tiny
 networks, onnxruntime int8 for the bundled one), so their speeds would say nothing about the network.
 """
@@ -37,13 +37,13 @@ class Network:
 
     label: str
     what: str
-    load: Callable[[], object]  # -> typofix.corrector.Corrector
+    load: Callable[[], object]  # -> typofix.engine.corrector.Corrector
 
 
 def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
     """The table's rows, from no network to the bundled one; `tiny_model` is the tiny network's checkpoint."""
-    from typofix.corrector import Corrector
-    from typofix.decoding import PRESETS, DecodingSettings
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.settings import PRESETS, DecodingSettings
 
     # Every network is compared under the hand-set channel (the fitted scorer's weights were fitted to the bundled
     # network's scores, and would misjudge any other); the last row is the default, with the fitted scorer.
@@ -83,7 +83,7 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
                 lambda: Corrector.load(settings=d)),
         Network("bundled network, fitted scorer (default)", "the same model and passes with the "
                 f"{DecodingSettings().sound_candidates} best sound-alikes, ranked by the scorer fitted to the dev "
-                "sets (`typofix.rerank`, `bench/fit_rerank.py`; its confidence rule and gate re-tuned): what "
+                "sets (`typofix.engine.ranking`, `bench/fit_rerank.py`; its confidence rule and gate re-tuned): what "
                 "`typofix correct` does", lambda: Corrector.load()),
     ]
 
@@ -91,10 +91,10 @@ def networks(tiny_model: Path | None, seed: int = SEED) -> list[Network]:
 def _with_stepper(stepper, vocab=None):
     """A corrector with the hand-set channel's settings, the bundled word list and dictionary, and `stepper`
     (None: no network) as `Corrector.load` builds one."""
-    from typofix.corrector import Corrector
-    from typofix.decoding import PRESETS
-    from typofix.lexicon import AcceptedWords, Lexicon
-    from typofix.vocab import Vocab
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.settings import PRESETS
+    from typofix.words.lexicon import AcceptedWords, Lexicon
+    from typofix.words.vocab import Vocab
 
     return Corrector(stepper, vocab or Vocab(), Lexicon.from_tsv(), PRESETS["hand"], accepted=AcceptedWords.load())
 
@@ -103,11 +103,11 @@ def _untrained(seed: int):
     """The bundled model's architecture (its stored hyperparameters and alphabet), randomly initialised."""
     import torch
 
-    from typofix.checkpoint import read_checkpoint
-    from typofix.model import Seq2Seq
-    from typofix.modelfile import bundled_model_path
-    from typofix.torch_stepper import TorchStepper
-    from typofix.vocab import Vocab
+    from typofix.nn.checkpoint import read_checkpoint
+    from typofix.nn.model import Seq2Seq
+    from typofix.files.modelfile import bundled_model_path
+    from typofix.nn.torch_stepper import TorchStepper
+    from typofix.words.vocab import Vocab
 
     bundled = read_checkpoint(bundled_model_path())
     vocab = Vocab(bundled.alphabet)
@@ -120,7 +120,7 @@ def train_tiny(folder: Path, seed: int = SEED) -> tuple[Path, float]:
     """Train `experiment=tiny` into `folder` as a subprocess (Hydra's state stays out of this one): its
     last.ckpt and the wall seconds the run took."""
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", f"hydra.run.dir={folder}",
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", f"hydra.run.dir={folder}",
                            f"seed={seed}", "threads=1"], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"training the tiny network failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
@@ -130,7 +130,7 @@ def train_tiny(folder: Path, seed: int = SEED) -> tuple[Path, float]:
 def measure(rows_by_set: dict[str, list[tuple[str, str]]], rows: list[Network],
             log=lambda message: None) -> dict[str, dict[str, tuple[float, float]]]:
     """{network label: {set name: (top-1, top-5)}}, each network loaded once and run on every set."""
-    from typofix.evaluate import evaluate
+    from typofix.engine.evaluate import evaluate
 
     result = {}
     for network in rows:
@@ -167,8 +167,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.tiny_model is not None and not args.tiny_model.is_file():
         parser.error(f"--tiny-model {args.tiny_model}: no such file")
-    from typofix.atomic import atomic_path
-    from typofix.misspellings import read_misspellings
+    from typofix.files.atomic import atomic_path
+    from typofix.files.misspellings import read_misspellings
 
     from bench.report import put_section
     from bench.run import pin_to_one_core, sample_rows

@@ -356,18 +356,18 @@ class TypofixChecker(Checker):
     def __init__(self, name: str, preset: str) -> None:
         super().__init__()
         self.name = name
-        self.preset = preset  # a name of typofix.decoding.PRESETS: "default" or "fast"
+        self.preset = preset  # a name of typofix.engine.settings.PRESETS: "default" or "fast"
         self._corrector = None
 
     def available(self) -> bool:
-        """True if ``typofix.corrector`` imports and the bundled model file is there."""
+        """True if ``typofix.engine.corrector`` imports and the bundled model file is there."""
         try:
-            from typofix.corrector import bundled_model_path
+            from typofix.engine.corrector import bundled_model_path
         except Exception as err:  # any import failure means there is nothing to benchmark
-            self.notice = f"`typofix.corrector` not importable ({type(err).__name__}: {err})"
+            self.notice = f"`typofix.engine.corrector` not importable ({type(err).__name__}: {err})"
             return False
         if not bundled_model_path().is_file():
-            self.notice = f"no bundled model at {bundled_model_path()} (make it with `python -m typofix.export`)"
+            self.notice = f"no bundled model at {bundled_model_path()} (make it with `typofix export`)"
             return False
         return True
 
@@ -378,8 +378,8 @@ class TypofixChecker(Checker):
         thread comes from ``OMP_NUM_THREADS=1``, which ``bench.run`` sets
         before anything is imported.
         """
-        from typofix.corrector import Corrector
-        from typofix.decoding import DecodingSettings
+        from typofix.engine.corrector import Corrector
+        from typofix.engine.settings import DecodingSettings
 
         self._corrector = Corrector.load(None, settings=DecodingSettings.preset(self.preset))
 
@@ -387,7 +387,7 @@ class TypofixChecker(Checker):
         """typofix's version, the runtime that ran the model (after load), the preset and how it differs from the
         tuned default."""
         import typofix
-        from typofix.decoding import DecodingSettings
+        from typofix.engine.settings import DecodingSettings
 
         settings, default = DecodingSettings.preset(self.preset).as_dict(), DecodingSettings().as_dict()
         changed = ", ".join(f"{k}={v}" for k, v in settings.items() if v != default[k]) or "the tuned default"

@@ -28,7 +28,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typofix.text import match_case
+from typofix.words.text import match_case
 
 from bench import peers
 
@@ -87,7 +87,7 @@ class TypofixCLI(TextChecker):
 
     def warm_up(self) -> None:
         """A few typos of which some need the wide pass: besides the page cache, this fills typofix's index
-        cache (`typofix.indexcache`) as any earlier run would; `make startup` times the first run, cold."""
+        cache (`typofix.words.indexcache`) as any earlier run would; `make startup` times the first run, cold."""
         subprocess.run([*self.program, "correct", *self.options, WARM_UP_TEXT], capture_output=True)
 
     def version(self) -> str:

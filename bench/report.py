@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from typofix.atomic import atomic_path
+from typofix.files.atomic import atomic_path
 
 from bench.prose import ProseScore
 from bench.scoring import BUCKETS, FalseCorrections, SetScore

@@ -46,7 +46,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from typofix.misspellings import read_misspellings
+from typofix.files.misspellings import read_misspellings
 
 from bench import peers, prose, prose_checkers, report, scoring
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from typofix.typos import osa_distance  # the eval README's distance; pure Python, no torch
+from typofix.words.distance import osa_distance  # the eval README's distance; pure Python, no torch
 
 Rows = Sequence[tuple[str, str]]
 Predictions = Mapping[str, Sequence[str]]

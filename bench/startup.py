@@ -1,5 +1,5 @@
 """Start-up as users feel it: `typofix correct` on the dev prose and on one word, timed whole (process start,
-imports, loading, correcting, output), with the index cache (`typofix.indexcache`) cold, warm and off.
+imports, loading, correcting, output), with the index cache (`typofix.words.indexcache`) cold, warm and off.
 
 Usage (from the repository root; ``make startup`` calls this)::
 

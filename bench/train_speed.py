@@ -12,12 +12,12 @@ machine they are the steadier ones (with one thread they are the single-core spe
 
 Attention table, on `--batches` real batches of TypoDataModule's length-bucketed training loader (epoch 0),
 picked at evenly spaced quantiles of its batch lengths so the pool has the epoch's length mix:
-  * keys once per word -- typofix/model.py as it is: U h_j computed once per word.
+  * keys once per word -- typofix/nn/model.py as it is: U h_j computed once per word.
   * textbook           -- the same weights, U h_j recomputed at every decoder step (TextbookBahdanau, below).
 
 Padding table, keys once per word: `--padding-batches` x batch-size words drawn at random from the same epoch
 (with their typos), served (a) in random mixed-length batches, as a plain shuffled loader would, and (b) the same
-words grouped by `typofix.data.length_buckets`, the loader's own bucketing. Bucketing a sample this small leaves
+words grouped by `typofix.training.data.length_buckets`, the loader's own bucketing. Bucketing a sample this small leaves
 more padding than the loader's buckets over a whole epoch, so the measured ratio is, if anything, an underestimate.
 
 FLOPs: counted by `torch.utils.flop_counter.FlopCounterMode` on one forward+backward of every pool batch. It does
@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 import torch
 from torch.utils.flop_counter import FlopCounterMode
 
-from typofix.data import TypoDataModule, collate, length_buckets
-from typofix.model import BahdanauAttention, Seq2Seq
+from typofix.training.data import TypoDataModule, collate, length_buckets
+from typofix.nn.model import BahdanauAttention, Seq2Seq
 
 # Toggling oneDNN for the FLOP count warns about TF32 on Intel GPUs, which does not concern a CPU run.
 warnings.filterwarnings("ignore", message="TF32 acceleration on top of oneDNN")

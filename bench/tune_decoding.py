@@ -1,4 +1,4 @@
-"""Choose the correction engine's settings (`typofix.decoding.DecodingSettings`) on the dev sets only.
+"""Choose the correction engine's settings (`typofix.engine.settings.DecodingSettings`) on the dev sets only.
 
 Usage (from the repository root)::
 
@@ -13,7 +13,7 @@ its cheap candidates only. The cost of a setting is the share of words that go w
 of words/s from the measured time of a cheap-only and a wide-for-all run.
 
 The candidates, the model and the cheap pass are the preset's (`--preset`, default: the default). With
-`--scorer fitted` the candidates are scored by the preset's fitted weights (`typofix.rerank`, data/rerank.json or
+`--scorer fitted` the candidates are scored by the preset's fitted weights (`typofix.engine.ranking`, data/rerank.json or
 data/rerank-fast.json, from `bench/fit_rerank.py --preset`) and only the confidence rule and the gate are searched, over FITTED_MIN_CONFIDENCES
 and FITTED_WIDE_MARGINS (the fitted scores are on their own scale).
 
@@ -62,7 +62,7 @@ def parse_args(argv):
 
 
 def load_sets(paths, limit):
-    from typofix.misspellings import read_misspellings
+    from typofix.files.misspellings import read_misspellings
 
     sets = {}
     for path in paths:
@@ -80,7 +80,7 @@ class Record:
     """Every candidate of every traced typo as flat arrays, grouped by typo (`start[i]:start[i + 1]`)."""
 
     def __init__(self, trace: dict, lexicon, typos: list[str]):
-        from typofix.typos import osa_distance
+        from typofix.words.distance import osa_distance
 
         columns = {name: [] for name in ("log_prob", "steps", "prior", "edits", "first", "keep", "cheap", "word")}
         self.typos, self.start = typos, [0]
@@ -107,7 +107,7 @@ class Record:
         return self.log_prob / self.steps ** alpha + lam * self.prior - mu * self.edits - beta * self.first
 
     def fitted_scores(self, scorer) -> np.ndarray:
-        """Every candidate's score under a `typofix.rerank.FittedScorer` (features per typo, as the engine does)."""
+        """Every candidate's score under a `typofix.engine.ranking.FittedScorer` (features per typo, as the engine does)."""
         groups = [self.words[a:b] for a, b in zip(self.start[:-1], self.start[1:])]
         return scorer.scores_many(self.typos, groups, self.log_prob, self.steps, self.prior, self.edits)
 
@@ -135,8 +135,8 @@ class Record:
 def trace_sets(preset, model, beam, shortlist, typos):
     """The trace of a wide-for-all search of `typos` (those not accepted) with the `preset`'s candidates, and the
     seconds of a cheap-only and a wide-for-all run of them."""
-    from typofix.corrector import Corrector
-    from typofix.decoding import DecodingSettings
+    from typofix.engine.corrector import Corrector
+    from typofix.engine.settings import DecodingSettings
 
     settings = DecodingSettings.preset(preset, beam=beam, wide_margin=1e9, shortlist=shortlist)
     corrector = Corrector.load(model, settings=settings)
@@ -179,7 +179,7 @@ def main(argv=None) -> int:
 
         results = []
         if args.scorer == "fitted":
-            from typofix.rerank import FittedScorer, table_path
+            from typofix.engine.ranking import FittedScorer, table_path
 
             fitted = FittedScorer.load(table_path(corrector.settings.rerank_table))
             grid = [(fitted.alpha, None, None, None)]

@@ -5,7 +5,7 @@
 Generated typos are those of training (words drawn from the frequency prior, `data.identity_rate` identity
 pairs). Distance is optimal string alignment (Damerau) distance, as in ../shared/eval/README.md; identity pairs
 (distance 0) are reported apart, since the dev sets have none by construction, and the other shares are of the
-changed pairs. Edit kinds come from one alignment for every set (`typofix.channel.edit_blocks`: insertion,
+changed pairs. Edit kinds come from one alignment for every set (`typofix.training.channel.edit_blocks`: insertion,
 deletion, substitution, transposition, or a multi-letter run of changes), not from what the generator meant to
 do. `TV` is the total variation distance to the pooled dev sets' shares (0: the same profile, 100: disjoint).
 """
@@ -17,10 +17,10 @@ from collections import Counter
 
 import numpy as np
 
-from typofix.channel import KINDS, edit_blocks
-from typofix.data import TypoDataModule, resolve_dev_set
-from typofix.misspellings import read_misspellings
-from typofix.typos import osa_distance
+from typofix.training.channel import KINDS, edit_blocks
+from typofix.training.data import TypoDataModule, resolve_dev_set
+from typofix.files.misspellings import read_misspellings
+from typofix.words.distance import osa_distance
 
 DEV_SETS = ("norvig-testset1.tsv", "birkbeck-dev.tsv")
 DISTANCES = ("1", "2", ">2")

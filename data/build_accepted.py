@@ -12,7 +12,7 @@ lists are given). Aspell's lists, not a larger SCOWL size: SCOWL 70 and 80 list
 hundreds of obscure lowercase forms (``ane``, ``fo``, ``dat``, ``att``,
 ``instal``) that are far more often misspellings of common words; what Aspell
 accepts is what users already expect a spell checker to accept. Case is kept:
-``Sam`` is accepted, ``sam`` is not (see ``typofix.lexicon.AcceptedWords``).
+``Sam`` is accepted, ``sam`` is not (see ``typofix.words.lexicon.AcceptedWords``).
 
 This list only answers "is this a word?". It is separate from ``words.tsv``,
 the list a correction may become. See ``data/README.md`` for the licence and

@@ -1,5 +1,5 @@
 """Build ``data/usage.tsv.gz``: how often today's English uses each word of ``words.tsv``, for the fitted
-scorer's ``usage`` feature (``typofix.rerank``).
+scorer's ``usage`` feature (``typofix.engine.ranking``).
 
 ``words.tsv``'s counts are Google Books counts: formal, and old (``pome``, ``propylene`` and ``splined`` are
 not rare there). The Zipf frequencies of `wordfreq <https://github.com/rspeer/wordfreq>`_ (Robyn Speer;

@@ -13,7 +13,7 @@ import pytest
 
 
 def pytest_configure(config):
-    """Word-list indexes (typofix.indexcache) go to a folder of this session, for the tests and every command
+    """Word-list indexes (typofix.words.indexcache) go to a folder of this session, for the tests and every command
     they run: never the user's ~/.cache, never an index left by an earlier run, and each built once a session."""
     config.typofix_cache = tempfile.mkdtemp(prefix="typofix-test-cache-")
     os.environ["TYPOFIX_CACHE_DIR"] = config.typofix_cache
@@ -29,7 +29,7 @@ def tiny_ckpt(tmp_path_factory) -> Path:
     Hydra's global state never leaks into the tests."""
     run_dir = tmp_path_factory.mktemp("tiny_run")
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", f"hydra.run.dir={run_dir}",
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", f"hydra.run.dir={run_dir}",
                            "threads=1"],
                           capture_output=True, text=True, env=env, timeout=600)
     ckpt = run_dir / "checkpoints" / "last.ckpt"

@@ -83,7 +83,7 @@ def dump_dom(url: str) -> str:
 
 def screenshot(url: str, out: str | Path, width: int = 1200, height: int = 760) -> Path:
     """Chromium's screenshot of `url` at a window of width x height, written atomically to `out`."""
-    from typofix.atomic import atomic_path
+    from typofix.files.atomic import atomic_path
 
     out = Path(out)
     with atomic_path(out) as tmp:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from typofix.atomic import atomic_path
+from typofix.files.atomic import atomic_path
 
 
 def test_success_replaces_the_target_and_leaves_no_temporary(tmp_path):

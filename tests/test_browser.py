@@ -13,8 +13,8 @@ import pytest
 
 from tests.explorer import CHROMIUM, Browser, dump_dom, served
 from tests.test_serve import correct
-from typofix.corrector import Corrector
-from typofix.modelfile import bundled_onnx_path
+from typofix.engine.corrector import Corrector
+from typofix.files.modelfile import bundled_onnx_path
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs /usr/bin/chromium (make test-browser)"),
               pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")]

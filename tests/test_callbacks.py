@@ -6,7 +6,7 @@ import numpy as np
 from conftest import compose_train_config
 from PIL import Image
 
-from typofix.train import train
+from typofix.training.train import train
 
 QUIET = ["callbacks.progress_bar=null", "trainer.enable_progress_bar=false", "data.dev_sets.norvig=null"]
 
@@ -30,7 +30,7 @@ def test_callbacks_write_attention_images_embedding_snapshots_and_the_gif(tmp_pa
 
 
 def test_a_model_without_attention_gets_snapshots_and_one_log_line(tmp_path, caplog):
-    caplog.set_level(logging.INFO, logger="typofix.callbacks")
+    caplog.set_level(logging.INFO, logger="typofix.training.callbacks")
     train(compose_train_config("experiment=tiny", f"run_dir={tmp_path}", "model.attention=none", *QUIET))
 
     assert not (tmp_path / "attention").exists()

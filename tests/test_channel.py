@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bench import fit_channel, typo_stats
-from typofix.channel import KINDS, MAX_SPAN, Block, FittedChannel, anchored, bucket, edit_blocks
-from typofix.typos import TypoGenerator
+from typofix.training.channel import KINDS, MAX_SPAN, Block, FittedChannel, anchored, bucket, edit_blocks
+from typofix.training.noise import TypoGenerator
 
 from test_typos import undo
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from typofix.modelfile import bundled_model_path, bundled_onnx_path
+from typofix.files.modelfile import bundled_model_path, bundled_onnx_path
 
 BUNDLED = bundled_model_path()
 needs_bundled = pytest.mark.skipif(not BUNDLED.is_file(), reason="the bundled model is not exported yet")
@@ -100,7 +100,7 @@ def test_onnx_model_errors(tmp_path, tiny_ckpt):
     one_line_error(typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(good)), 1)
 
 
-TORCH_LOADED = ("import sys; from typofix.cli import main; code = main(sys.argv[1:]); "
+TORCH_LOADED = ("import sys; from typofix.apps.cli import main; code = main(sys.argv[1:]); "
                 "print('torch' in sys.modules, file=sys.stderr); sys.exit(code)")
 
 

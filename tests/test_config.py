@@ -6,9 +6,9 @@ import pytest
 from omegaconf import OmegaConf
 
 from conftest import compose_train_config
-from typofix.data import TypoDataModule
-from typofix.model import Seq2Seq
-from typofix.system import TypoCorrector
+from typofix.training.data import TypoDataModule
+from typofix.nn.model import Seq2Seq
+from typofix.training.system import TypoCorrector
 
 
 def defaults_of(callable_) -> dict:
@@ -30,10 +30,10 @@ def test_code_defaults_equal_yaml(group, target):
         assert key in code, f"{group}.{key} is not a parameter of {target.__name__}"
         expected = list(code[key]) if isinstance(code[key], tuple) else code[key]
         if key == "typo_weights":
-            from typofix.typos import DEFAULT_WEIGHTS
+            from typofix.training.noise import DEFAULT_WEIGHTS
             expected = DEFAULT_WEIGHTS
         if key == "dev_sets":
-            from typofix.data import DEFAULT_DEV_SETS
+            from typofix.training.data import DEFAULT_DEV_SETS
             expected = DEFAULT_DEV_SETS
         assert value == expected, f"{group}.{key}: yaml {value!r} != code {expected!r}"
 

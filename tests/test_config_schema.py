@@ -13,7 +13,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from conftest import compose_train_config
-from typofix.config_schema import ConfigError, did_you_mean, validate
+from typofix.training.config_schema import ConfigError, did_you_mean, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "HYDRA_FULL_ERROR": "0"}
@@ -110,7 +110,7 @@ def test_every_config_group_ships_with_the_package():
     ("resume=nowhere", 1, "resume=nowhere: no such run folder"),
 ])
 def test_a_bad_command_line_is_one_line_and_leaves_no_run_folder(tmp_path, override, status, line):
-    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", "threads=1", override],
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", "threads=1", override],
                           capture_output=True, text=True, env=ENV, timeout=120, cwd=tmp_path)
     assert done.returncode == status
     assert done.stderr.splitlines() == [f"typofix-train: error: {line}"]
@@ -118,7 +118,7 @@ def test_a_bad_command_line_is_one_line_and_leaves_no_run_folder(tmp_path, overr
 
 
 def test_help_says_what_the_command_does():
-    done = subprocess.run([sys.executable, "-m", "typofix.train", "--help"], capture_output=True, text=True, env=ENV,
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", "--help"], capture_output=True, text=True, env=ENV,
                           timeout=120)
     assert done.returncode == 0
     assert done.stdout.startswith("typofix-train: train typofix's spelling corrector")
@@ -129,7 +129,7 @@ def test_help_says_what_the_command_does():
 
 
 def test_the_attention_names_are_the_models():
-    from typofix.config_schema import ATTENTION
-    from typofix.model import ATTENTION_KINDS
+    from typofix.training.config_schema import ATTENTION
+    from typofix.nn.model import ATTENTION_KINDS
 
     assert ATTENTION == tuple(ATTENTION_KINDS)

@@ -6,11 +6,11 @@ import gzip
 
 import pytest
 
-from typofix.context import BigramModel, ContextError
-from typofix.corrector import Corrector
-from typofix.decoding import DecodingSettings
-from typofix.lexicon import Lexicon
-from typofix.text import neighbours, split_text
+from typofix.words.context import BigramModel, ContextError
+from typofix.engine.corrector import Corrector
+from typofix.engine.settings import DecodingSettings
+from typofix.words.lexicon import Lexicon
+from typofix.words.text import neighbours, split_text
 
 
 @pytest.fixture(scope="module")

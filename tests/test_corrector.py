@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import torch
 
-from typofix.checkpoint import read_checkpoint
-from typofix.corrector import Corrector, ModelError
-from typofix.decoding import DecodingSettings
-from typofix.export import export
-from typofix.text import split_text
+from typofix.nn.checkpoint import read_checkpoint
+from typofix.engine.corrector import Corrector, ModelError
+from typofix.engine.settings import DecodingSettings
+from typofix.training.export import export
+from typofix.words.text import split_text
 
 SMALL = DecodingSettings(beam=3)
 
@@ -92,7 +92,7 @@ def test_suggestions(corrector):
 
 
 def test_the_one_edit_index_finds_every_word_one_edit_away(corrector):
-    from typofix.neighbours import one_edit_words
+    from typofix.words.neighbours import one_edit_words
 
     letters = corrector.vocab.alphabet
     for typo in ["teh", "recieve", "speling", "a", "xqzv", "acommodate", "thier"]:
@@ -173,7 +173,7 @@ def test_correcting_never_imports_lightning_or_hydra(slim, tiny_ckpt):
 
 
 def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckpt):
-    from typofix.typos import osa_distance
+    from typofix.words.distance import osa_distance
 
     # Every word gets the wide pass, where two-edit candidates join; no sound-alikes (tests/test_phonetic.py).
     wide = SMALL.with_(wide_margin=1e9, sound_candidates=0)
@@ -190,7 +190,7 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
 
 
 def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt):
-    from typofix.typos import osa_distance
+    from typofix.words.distance import osa_distance
 
     wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, shortlist=0)  # every word: the wide pass alone adds
     none = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=0, two_edit_candidates=3))
@@ -219,7 +219,7 @@ def test_where_the_cheap_pass_is_sure_the_wide_search_agrees():
     pass judged sure, the wide search must (nearly always) give the same answer, or the gate is skipping work
     that matters. Measured with the defaults on the bundled model: 230 of 261 norvig-testset1 typos judged
     sure, 220 of them agreeing (96%)."""
-    from typofix.modelfile import bundled_onnx_path
+    from typofix.files.modelfile import bundled_onnx_path
 
     if not bundled_onnx_path().is_file():
         pytest.skip("no bundled model")
@@ -237,8 +237,8 @@ def test_the_fast_preset_runs_the_smaller_bundled_model():
     """`fast=True` (`--fast`) loads the fast model, a quarter of the default's width: its encoder writes 128
     numbers per character (64 per direction) where the default's writes 256, and scores with its own fitted table;
     a model file given explicitly wins."""
-    from typofix.corrector import load_stepper
-    from typofix.modelfile import bundled_int8_path
+    from typofix.engine.corrector import load_stepper
+    from typofix.files.modelfile import bundled_int8_path
 
     if not bundled_int8_path("fast").is_file() or not bundled_int8_path().is_file():
         pytest.skip("no bundled ONNX models")
@@ -252,7 +252,7 @@ def test_the_fast_preset_runs_the_smaller_bundled_model():
     fast = Corrector.load(fast=True)
     assert fast.settings.bundled_model == "fast"
     # and scores with the weights fitted to that model's scores (data/rerank-fast.json), not the default's
-    from typofix.rerank import FittedScorer, table_path
+    from typofix.engine.ranking import FittedScorer, table_path
     assert fast.scorer is FittedScorer.load(table_path("rerank-fast.json"))
     assert fast.scorer is not Corrector.load().scorer
     (enc_out, *_), _ = fast.stepper.encode(src, src_len)

@@ -1,9 +1,9 @@
 import pytest
 import torch
 
-from typofix.data import (DataError, LengthBucketSampler, TypoDataModule, collate, resolve_dev_set,
+from typofix.training.data import (DataError, LengthBucketSampler, TypoDataModule, collate, resolve_dev_set,
                           split_of)
-from typofix.misspellings import MisspellingsError, read_misspellings
+from typofix.files.misspellings import MisspellingsError, read_misspellings
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_the_fitted_channel_feeds_training():
 def test_the_mixed_channel_draws_from_both():
     """channel=mixed: about fitted_share of the typos come from the fitted table (its multi-letter edits), the
     rest from the hand-set channel; a hand-set-only run draws exactly the typos it drew before mixing existed."""
-    from typofix.typos import TypoGenerator
+    from typofix.training.noise import TypoGenerator
     words = ["necessary", "separate", "definitely", "government", "beginning"] * 80
     mixed = TypoGenerator(channel="mixed", fitted_share=0.5, identity_rate=0.0)
     handset = TypoGenerator(channel="handset", identity_rate=0.0)

@@ -1,5 +1,5 @@
-"""Decoding on a real (tiny) model: beam search (`typofix.search`, through the torch stepper) against greedy
-(`typofix.decode`), the lexicon constraint, scoring, reranking."""
+"""Decoding on a real (tiny) model: beam search (`typofix.engine.search`, through the torch stepper) against greedy
+(`typofix.nn.decode`), the lexicon constraint, scoring, reranking."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from typofix.checkpoint import build_model, read_checkpoint
-from typofix.decode import greedy
-from typofix.lexicon import Lexicon
-from typofix.search import (Hypothesis, LexiconConstraint, beam_search, channel_score, forced_hypotheses,
+from typofix.nn.checkpoint import build_model, read_checkpoint
+from typofix.nn.decode import greedy
+from typofix.words.lexicon import Lexicon
+from typofix.engine.search import (Hypothesis, LexiconConstraint, beam_search, channel_score, forced_hypotheses,
                             forced_log_probs, length_normalised, rerank, stack_attention, take_rows, trie_hypotheses)
-from typofix.torch_stepper import TorchStepper
-from typofix.typos import osa_distance
+from typofix.nn.torch_stepper import TorchStepper
+from typofix.words.distance import osa_distance
 
 WORDS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
 

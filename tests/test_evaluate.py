@@ -1,4 +1,4 @@
-"""Scoring in `typofix.evaluate`: its pure-Python character error rate (so evaluating with the ONNX model never
+"""Scoring in `typofix.engine.evaluate`: its pure-Python character error rate (so evaluating with the ONNX model never
 imports torch) must be the one torchmetrics computes during training."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import random
 import pytest
 from torchmetrics.text import CharErrorRate
 
-from typofix.evaluate import char_error_rate
+from typofix.engine.evaluate import char_error_rate
 
 
 def random_word(rng: random.Random) -> str:

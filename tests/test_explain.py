@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from typofix.explain import Change, changes, describe, normalized_change, uncopied_positions
-from typofix.typos import TypoGenerator
+from typofix.engine.explain import Change, changes, describe, normalized_change, uncopied_positions
+from typofix.training.noise import TypoGenerator
 
 
 @pytest.mark.parametrize("typo, correction, expected", [

@@ -14,10 +14,10 @@ import torch
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from typofix import cli
-from typofix.corrector import Corrector
-from typofix.decoding import DecodingSettings
-from typofix.text import split_text
+from typofix.apps import cli
+from typofix.engine.corrector import Corrector
+from typofix.engine.settings import DecodingSettings
+from typofix.words.text import split_text
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -122,7 +122,7 @@ def test_cli_words_as_arguments(corrector, words):
 
 @pytest.fixture(scope="module")
 def tiny_onnx(tiny_ckpt, tmp_path_factory) -> Path:
-    from typofix.export import export
+    from typofix.training.export import export
 
     out = tmp_path_factory.mktemp("onnx") / "tiny.onnxz"
     export(tiny_ckpt, out)

@@ -1,4 +1,4 @@
-"""The index cache (typofix.indexcache): a saved index loads as the index that was built, answers the same, and
+"""The index cache (typofix.words.indexcache): a saved index loads as the index that was built, answers the same, and
 is never stale; a damaged, unwritable or turned-off cache costs time, never a wrong answer or an error."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import sys
 import numpy as np
 import pytest
 
-from typofix.indexcache import MAX_INDEXES, cached, strings, text_array
-from typofix.lexicon import Lexicon, PrefixTrie
-from typofix.neighbours import DeletionIndex
-from typofix.phonetic import SoundIndex
-from typofix.search import SubtreeBounds
+from typofix.words.indexcache import MAX_INDEXES, cached, strings, text_array
+from typofix.words.lexicon import Lexicon, PrefixTrie
+from typofix.words.neighbours import DeletionIndex
+from typofix.words.phonetic import SoundIndex
+from typofix.engine.search import SubtreeBounds
 
 TYPOS = ["teh", "recieve", "wrod", "aboute", "simerly", "xyzzy", "a", "langauge"]
 

@@ -18,7 +18,7 @@ CLIENT = Path(__file__).with_name("clients") / "flyspell.el"
 
 def ispell(*args: str, stdin: str = "", config: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(config)}
-    return subprocess.run([sys.executable, "-m", "typofix.ispell", *args], input=stdin, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "typofix.apps.ispell", *args], input=stdin, capture_output=True,
                           text=True, env=env, timeout=300)
 
 

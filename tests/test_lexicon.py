@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from typofix.lexicon import AcceptedWords, Lexicon, LexiconError, bundled_accepted_path, bundled_words_path
+from typofix.words.lexicon import AcceptedWords, Lexicon, LexiconError, bundled_accepted_path, bundled_words_path
 
 BUILD_ACCEPTED = Path(__file__).resolve().parents[1] / "data" / "build_accepted.py"
 
@@ -60,7 +60,7 @@ def test_missing_list_is_a_clear_error(tmp_path):
 @pytest.mark.parametrize("max_edits", [0, 1, 2])
 def test_trie_within_finds_exactly_the_words_in_reach(max_edits):
     """Against brute force: the optimal-string-alignment distance to every listed word."""
-    from typofix.typos import osa_distance
+    from typofix.words.distance import osa_distance
 
     lexicon = Lexicon.from_tsv()
     words = sorted(lexicon.counts)[::40]  # ~2,000 words of every length and letter

@@ -8,8 +8,8 @@ import hydra
 import pytest
 import torch
 
-from typofix.decode import greedy
-from typofix.model import ATTENTION_KINDS, NoAttention, Seq2Seq
+from typofix.nn.decode import greedy
+from typofix.nn.model import ATTENTION_KINDS, NoAttention, Seq2Seq
 
 KINDS = list(ATTENTION_KINDS)
 ATTENDING = [k for k in KINDS if ATTENTION_KINDS[k] is not NoAttention]
@@ -132,8 +132,8 @@ def test_unknown_attention_is_a_clear_error():
 @pytest.mark.parametrize("kind", KINDS)
 def test_tiny_training_run_for_every_kind(kind, tmp_path):
     """`typofix-train experiment=tiny model.attention=K` in-process; its checkpoint loads with that kind."""
-    from typofix.system import TypoCorrector
-    from typofix.train import train
+    from typofix.training.system import TypoCorrector
+    from typofix.training.train import train
 
     overrides = ["experiment=tiny", f"model.attention={kind}", f"run_dir={tmp_path}", "trainer.max_epochs=1",
                  "data.epoch_size=128"]

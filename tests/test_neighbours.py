@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from typofix.lexicon import Lexicon
-from typofix.neighbours import DeletionIndex, deletion_hashes, one_edit_words
-from typofix.typos import osa_distance
+from typofix.words.lexicon import Lexicon
+from typofix.words.neighbours import DeletionIndex, deletion_hashes, one_edit_words
+from typofix.words.distance import osa_distance
 
 WORDS = ["the", "then", "than", "ten", "tea", "tech", "hen", "spelling", "spell", "spelt", "receive", "relieve",
          "deceive", "biscuits", "circuits", "literature", "laugh", "aunt", "about", "a", "at", "an"]

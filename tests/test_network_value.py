@@ -4,8 +4,8 @@ the no-network corrector it measures."""
 from __future__ import annotations
 
 from bench import network_value, report
-from typofix.misspellings import read_misspellings
-from typofix.search import channel_score
+from typofix.files.misspellings import read_misspellings
+from typofix.engine.search import channel_score
 
 TYPOS = ["speling", "recieve", "teh", "acommodate", "wich", "bannana"]
 

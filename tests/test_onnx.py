@@ -1,4 +1,4 @@
-"""The ONNX path (`typofix.onnx_model`, `typofix.export.export_onnx`): graphs exported from real torch models
+"""The ONNX path (`typofix.engine.onnx_stepper`, `typofix.training.export.export_onnx`): graphs exported from real torch models
 of every attention kind agree with torch, the one beam search gives the same answers on either runtime, the
 bundled .onnxz matches the bundled .pt, and damaged files are one-line model errors."""
 
@@ -13,15 +13,15 @@ import onnx
 import pytest
 import torch
 
-from typofix.checkpoint import build_model, read_checkpoint
-from typofix.corrector import Corrector, ModelError, load_stepper
-from typofix.export import WEIGHTS_INT8, export
-from typofix.model import ATTENTION_KINDS, Seq2Seq
-from typofix.modelfile import bundled_int8_path, bundled_model_path, bundled_onnx_path
-from typofix.onnx_model import OnnxStepper
-from typofix.search import LexiconConstraint, beam_search, forced_log_probs
-from typofix.torch_stepper import TorchStepper
-from typofix.vocab import Vocab
+from typofix.nn.checkpoint import build_model, read_checkpoint
+from typofix.engine.corrector import Corrector, ModelError, load_stepper
+from typofix.training.export import WEIGHTS_INT8, export
+from typofix.nn.model import ATTENTION_KINDS, Seq2Seq
+from typofix.files.modelfile import bundled_int8_path, bundled_model_path, bundled_onnx_path
+from typofix.engine.onnx_stepper import OnnxStepper
+from typofix.engine.search import LexiconConstraint, beam_search, forced_log_probs
+from typofix.nn.torch_stepper import TorchStepper
+from typofix.words.vocab import Vocab
 
 WORDS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
 needs_bundled = pytest.mark.skipif(not (bundled_model_path().is_file() and bundled_onnx_path().is_file()),
@@ -82,7 +82,7 @@ def test_beam_search_is_the_same_on_both_runtimes(tiny_ckpt, tmp_path):
     torch_stepper, vocab = load_stepper(tiny_ckpt)
     onnx_stepper, _ = load_stepper(out)
     assert isinstance(torch_stepper, TorchStepper) and isinstance(onnx_stepper, OnnxStepper)
-    from typofix.lexicon import Lexicon
+    from typofix.words.lexicon import Lexicon
 
     constraint = LexiconConstraint(Lexicon.from_tsv().trie, vocab.symbols, vocab.eos_id)
     for options in ({"beam": 4}, {"beam": 3, "constraint": constraint, "alpha": 0.5}):

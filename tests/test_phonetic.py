@@ -1,4 +1,4 @@
-"""Sound-alike candidates (typofix.phonetic): the pool is what the sound codes say it is (checked against brute
+"""Sound-alike candidates (typofix.words.phonetic): the pool is what the sound codes say it is (checked against brute
 force over the word list), real far-off misspellings reach their target, and the corrector's wide pass takes
 exactly `sound_candidates` of them."""
 
@@ -9,11 +9,11 @@ import random
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from typofix.corrector import Corrector
-from typofix.decoding import DecodingSettings
-from typofix.lexicon import Lexicon
-from typofix.phonetic import MAX_LENGTH_GAP, SoundIndex, sound_codes
-from typofix.typos import osa_distance
+from typofix.engine.corrector import Corrector
+from typofix.engine.settings import DecodingSettings
+from typofix.words.lexicon import Lexicon
+from typofix.words.phonetic import MAX_LENGTH_GAP, SoundIndex, sound_codes
+from typofix.words.distance import osa_distance
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from typofix.plots import (Alignment, animate_embeddings, char_class, figure_to_rgb, pca, plot_attention,
+from typofix.insight.plots import (Alignment, animate_embeddings, char_class, figure_to_rgb, pca, plot_attention,
                            plot_attention_grid, plot_embeddings, save_figure)
 
 SYMBOLS = list("abcdefghijklmnopqrstuvwxyz'-")

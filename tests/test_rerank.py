@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from bench import fit_rerank
-from typofix.corrector import Corrector
-from typofix.decoding import DecodingSettings
-from typofix.lexicon import Lexicon
-from typofix.rerank import FEATURES, FittedScorer, features, features_many, table_path, usage_frequencies
-from typofix.search import channel_score
-from typofix.typos import osa_distance
+from typofix.engine.corrector import Corrector
+from typofix.engine.settings import DecodingSettings
+from typofix.words.lexicon import Lexicon
+from typofix.engine.ranking import FEATURES, FittedScorer, features, features_many, table_path, usage_frequencies
+from typofix.engine.search import channel_score
+from typofix.words.distance import osa_distance
 
 COLUMN = {name: i for i, name in enumerate(FEATURES)}
 

@@ -7,9 +7,9 @@ import csv
 import pytest
 import yaml
 
-from typofix.callbacks import AppendingCSVLogger
-from typofix.modelfile import ModelError
-from typofix.resume import keep_record, quoted, resume_arguments
+from typofix.training.callbacks import AppendingCSVLogger
+from typofix.files.modelfile import ModelError
+from typofix.training.resume import keep_record, quoted, resume_arguments
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The attention explorer (`typofix serve`, typofix/serve.py) as a real server subprocess, asked over real HTTP:
+"""The attention explorer (`typofix serve`, typofix/apps/serve.py) as a real server subprocess, asked over real HTTP:
 its JSON API agrees with `Corrector.explain`, bad requests are one-line 4xx JSON errors that never stop it,
 concurrent requests get the right answers, several models are served side by side, the CLI fails in one line
 and stops cleanly on Ctrl-C, and the bundled model is served without importing torch."""
@@ -23,8 +23,8 @@ import pytest
 
 from tests.explorer import served
 from tests.test_cli import one_line_error, typofix
-from typofix.corrector import Corrector
-from typofix.modelfile import bundled_onnx_path
+from typofix.engine.corrector import Corrector
+from typofix.files.modelfile import bundled_onnx_path
 
 needs_bundled_onnx = pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")
 
@@ -97,8 +97,8 @@ def test_page_models_and_embedding_map(bundled):
     assert status == 200 and kind.startswith("text/html") and '<script src="/static/app.js"' in page
     for name in ("app.js", "style.css"):
         status, _, text = get(f"{bundled}/static/{name}")
-        assert status == 200 and text == resources.files("typofix").joinpath("static", name).read_text()
-    static = resources.files("typofix").joinpath("static")
+        assert status == 200 and text == resources.files("typofix.apps").joinpath("static", name).read_text()
+    static = resources.files("typofix.apps").joinpath("static")
     for name in ("index.html", "app.js", "style.css"):  # offline: nothing is fetched from anywhere else
         urls = set(re.findall(r"https?://[^\s\"'`)]+", static.joinpath(name).read_text()))
         assert urls <= {"http://www.w3.org/2000/svg"}, (name, urls)
@@ -150,7 +150,7 @@ def test_twenty_concurrent_requests_get_their_own_answers(bundled):
 
 
 def test_several_models_side_by_side(tiny_ckpt, tmp_path):
-    from typofix.export import export
+    from typofix.training.export import export
 
     tiny_onnx = tmp_path / "tiny.onnxz"
     export(tiny_ckpt, tiny_onnx)
@@ -205,7 +205,7 @@ def test_cli_errors_are_one_line(tmp_path, tiny_ckpt):
 
 SERVE_THEN_CHECK_TORCH = """
 import json, sys, threading, time, urllib.request
-from typofix.cli import main
+from typofix.apps.cli import main
 base = f"http://127.0.0.1:{sys.argv[1]}"
 threading.Thread(target=main, args=(["serve", "--port", sys.argv[1]],), daemon=True).start()
 for _ in range(1200):

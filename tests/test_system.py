@@ -11,11 +11,11 @@ import pytest
 import torch
 from torch.utils.data import DataLoader
 
-from typofix.data import FixedPairs, collate
-from typofix.decode import greedy
-from typofix.system import TypoCorrector
-from typofix.typos import TypoGenerator
-from typofix.vocab import Vocab
+from typofix.training.data import FixedPairs, collate
+from typofix.nn.decode import greedy
+from typofix.training.system import TypoCorrector
+from typofix.training.noise import TypoGenerator
+from typofix.words.vocab import Vocab
 
 BIN = Path(sys.executable).parent
 
@@ -23,7 +23,7 @@ BIN = Path(sys.executable).parent
 def test_checkpoint_loads_without_hydra_with_weights_only(tiny_ckpt):
     code = (
         "import sys, torch\n"
-        "from typofix.system import TypoCorrector\n"
+        "from typofix.training.system import TypoCorrector\n"
         f"m = TypoCorrector.load_from_checkpoint({str(tiny_ckpt)!r}, map_location='cpu')\n"
         "assert 'hydra' not in sys.modules and 'omegaconf' not in sys.modules, 'hydra was imported'\n"
         f"torch.load({str(tiny_ckpt)!r}, map_location='cpu')  # weights_only=True is torch's default\n"

@@ -8,7 +8,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from typofix.text import Piece, case_shape, match_case, read_chunks, split_text
+from typofix.words.text import Piece, case_shape, match_case, read_chunks, split_text
 
 
 def words_of(text: str, leave_special: bool = True) -> list[str]:

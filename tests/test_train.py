@@ -23,9 +23,9 @@ from lightning.fabric.utilities.data import _set_sampler_epoch
 from omegaconf import OmegaConf
 from PIL import Image
 
-from typofix.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
-from typofix.system import TypoCorrector
-from typofix.train import build, train
+from typofix.training.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+from typofix.training.system import TypoCorrector
+from typofix.training.train import build, train
 
 QUIET = ("trainer.enable_progress_bar=false", "callbacks.progress_bar=null", "threads=1")
 # The plotting callbacks cost seconds and prove nothing here (they run in eval mode and draw no random numbers).
@@ -45,7 +45,7 @@ def config(run_dir: Path, *overrides: str):
 
 
 def train_command(run_dir: Path, *overrides: str) -> list[str]:
-    return [sys.executable, "-m", "typofix.train", "experiment=tiny", f"hydra.run.dir={q(run_dir)}", *QUIET, *LEAN,
+    return [sys.executable, "-m", "typofix.training.train", "experiment=tiny", f"hydra.run.dir={q(run_dir)}", *QUIET, *LEAN,
             *overrides]
 
 
@@ -139,7 +139,7 @@ def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_
     run_dir = tmp_path / "run"
     overrides = ["experiment=tiny", f"hydra.run.dir={run_dir}", *QUIET, "callbacks.attention_samples=null",
                  "trainer.max_epochs=4"]
-    process = subprocess.Popen([sys.executable, "-m", "typofix.train", *overrides], stdout=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "typofix.training.train", *overrides], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, env=ENV)
     first = run_dir / "checkpoints" / "epoch00-step8.ckpt"
     deadline = time.monotonic() + 300
@@ -185,7 +185,7 @@ def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_
 def test_resume_with_fewer_epochs_than_the_checkpoint_ran_is_one_line(tiny_ckpt):
     run = tiny_ckpt.parent.parent
     record = sorted(p.name for p in (run / ".hydra").iterdir())
-    done = subprocess.run([sys.executable, "-m", "typofix.train", f"resume={run}", "trainer.max_epochs=1"],
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", f"resume={run}", "trainer.max_epochs=1"],
                           capture_output=True, text=True, env=ENV, timeout=300)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
@@ -197,7 +197,7 @@ def test_resume_with_fewer_epochs_than_the_checkpoint_ran_is_one_line(tiny_ckpt)
 def test_a_checkpoint_of_another_model_size_is_one_line(tiny_ckpt, tmp_path):
     loose = tmp_path / "tiny.ckpt"  # outside its run folder: the configured (default) model applies
     shutil.copy(tiny_ckpt, loose)
-    done = subprocess.run([sys.executable, "-m", "typofix.train", f"ckpt_path={loose}"], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", f"ckpt_path={loose}"], capture_output=True,
                           text=True, env=ENV, timeout=300, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.splitlines() == [
@@ -219,7 +219,7 @@ def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
 
 
 def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "typofix.train", "experiment=tiny", "threads=1",
+    done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", "threads=1",
                            "data.words_path=/nonexistent/words.tsv"], capture_output=True, text=True, env=ENV,
                           timeout=300, cwd=tmp_path)
     assert done.returncode == 1
@@ -231,7 +231,7 @@ def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
 
 WRITER = """
 import sys, torch
-from typofix.faults import AtomicCheckpointIO
+from typofix.training.faults import AtomicCheckpointIO
 io = AtomicCheckpointIO()
 io.save_checkpoint({"version": torch.tensor(1)}, sys.argv[1])
 print("first written", flush=True)

@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from typofix.typos import CONFUSION_GROUPS, KEYBOARD_KINDS, KEYBOARD_NEIGHBOURS, TypoGenerator, rng_for
+from typofix.training.noise import CONFUSION_GROUPS, KEYBOARD_KINDS, KEYBOARD_NEIGHBOURS, TypoGenerator, rng_for
 
 WORDS = ["separate", "receive", "occurred", "government", "definitely", "accommodate", "necessary", "the",
          "physician", "knowledge", "independence", "possible", "quickly", "a", "be"]

@@ -1,6 +1,6 @@
 import pytest
 
-from typofix.vocab import Vocab
+from typofix.words.vocab import Vocab
 
 
 def test_round_trip_and_specials():

@@ -7,11 +7,11 @@ __all__ = ["Corrector", "DecodingSettings", "__version__"]
 def __getattr__(name: str):
     # Lazy, so `import typofix` (and the CLI's start-up) does not pay for torch until a model is needed.
     if name == "Corrector":
-        from typofix.corrector import Corrector
+        from typofix.engine.corrector import Corrector
 
         return Corrector
     if name == "DecodingSettings":
-        from typofix.decoding import DecodingSettings
+        from typofix.engine.settings import DecodingSettings
 
         return DecodingSettings
     raise AttributeError(f"module 'typofix' has no attribute {name!r}")

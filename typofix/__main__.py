@@ -1,5 +1,5 @@
 """`python -m typofix` runs the `typofix` command line."""
 
-from typofix.cli import main
+from typofix.apps.cli import main
 
 raise SystemExit(main())

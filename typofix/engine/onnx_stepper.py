@@ -1,0 +1,128 @@
+"""The ONNX model file (.onnxz) and `OnnxStepper`, which runs it with onnxruntime: the correction path
+without torch (`import torch` alone takes seconds; onnxruntime a fraction of one).
+
+A .onnxz file is a zip of three members, written by `typofix.training.export.export_onnx` from a torch model:
+
+* `encoder.onnx`: (src (B, S) int64, src_len (B,) int64) -> enc_out (B, S, 2H), keys (B, S, K),
+  src_mask (B, S) bool, h (B, D), c (B, D): `Seq2Seq.encode`;
+* `step.onnx`: (y (N,) int64, h, c (N, D), keys, enc_out, src_mask with N rows) -> log_probs (N, V), h_out,
+  c_out (N, D), attn (N, S): one `Decoder.step` and its log-softmax. A model without attention has no attn
+  output, and no keys / enc_out / src_mask inputs (the exporter drops inputs a graph never reads);
+* `meta.json`: format name and version, alphabet, special ids, hyperparameters, where it was trained from;
+* `embeddings.npy` (optional, written since the web explorer): the encoder's character embedding matrix
+  (V, E), so the embedding map of an ONNX model is drawn without torch. Older files lack it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from typofix.files.modelfile import ModelError, check_file
+from typofix.words.vocab import Vocab
+
+FORMAT = "typofix-onnx"
+FORMAT_VERSION = 1
+ENCODER, STEP, META, EMBEDDINGS = "encoder.onnx", "step.onnx", "meta.json", "embeddings.npy"
+
+
+def read_members(path: Path) -> tuple[dict, bytes, bytes]:
+    """(meta, encoder bytes, step bytes) of a .onnxz file, checked to be a typofix ONNX model this code reads."""
+    check_file(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            missing = [name for name in (META, ENCODER, STEP) if name not in archive.namelist()]
+            if missing:
+                raise ModelError(f"{path} is not a typofix ONNX model (no {missing[0]} in it)")
+            meta = json.loads(archive.read(META))
+            encoder, step = archive.read(ENCODER), archive.read(STEP)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, ValueError) as err:
+        raise ModelError(f"cannot read model {path}: truncated, corrupt or not a typofix ONNX model "
+                         f"({type(err).__name__})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ModelError(f"{path} is not a typofix ONNX model (format "
+                         f"{meta.get('format') if isinstance(meta, dict) else None!r})")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise ModelError(f"{path} is a typofix ONNX model of format version {meta.get('format_version')}; this "
+                         f"typofix reads version {FORMAT_VERSION} (re-export it with typofix export)")
+    return meta, encoder, step
+
+
+def read_embeddings(path: Path) -> tuple[dict, np.ndarray | None]:
+    """(meta, the encoder's embedding matrix (V, E) or None for a file exported before it was stored)."""
+    meta, _, _ = read_members(path)
+    try:
+        with zipfile.ZipFile(path) as archive:
+            if EMBEDDINGS not in archive.namelist():
+                return meta, None
+            matrix = np.load(io.BytesIO(archive.read(EMBEDDINGS)), allow_pickle=False)
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as err:
+        raise ModelError(f"cannot read the embeddings of {path} ({type(err).__name__})") from None
+    if matrix.ndim != 2:
+        raise ModelError(f"{path}: {EMBEDDINGS} has shape {matrix.shape}, not (vocabulary, embedding)")
+    return meta, matrix
+
+
+class OnnxStepper:
+    """Runs the encoder and decoder-step graphs of a .onnxz file on onnxruntime's CPU provider; see
+    `search.Stepper`. Threads: OMP_NUM_THREADS when set (as torch does), else onnxruntime's default; idle ones
+    sleep instead of spinning."""
+
+    def __init__(self, encoder: bytes, step: bytes, pad_id: int, sos_id: int, eos_id: int, source: str = "model"):
+        try:
+            import onnxruntime
+        except ImportError:
+            raise ModelError(f"{source}: running an ONNX model needs onnxruntime (pip install onnxruntime)") from None
+        options = onnxruntime.SessionOptions()
+        threads = os.environ.get("OMP_NUM_THREADS", "")
+        if threads.isdigit() and int(threads) > 0:
+            options.intra_op_num_threads = int(threads)
+            options.inter_op_num_threads = 1
+        # Between two of our small graph calls the engine works in Python (tries, rapidfuzz) about as long, and
+        # onnxruntime's idle threads spin by default: they took the second core from it. Measured on this 2-core
+        # machine, its default two threads, five runs each, medians spinning -> not: `evaluate --fast` on
+        # birkbeck-dev 1,612 -> 2,013 words/s at 1.8 -> 1.1 cores busy; the default preset (2,000 rows) 673 ->
+        # 791 at 1.7 -> 1.1; `correct --file` the dev prose 1.62 -> 1.42 s.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.add_session_config_entry("session.inter_op.allow_spinning", "0")
+        try:
+            self.encoder, self.stepper = (onnxruntime.InferenceSession(graph, options,
+                                                                       providers=["CPUExecutionProvider"])
+                                          for graph in (encoder, step))
+        except Exception as err:  # onnxruntime raises its own exception types for a damaged graph
+            first = (str(err).strip().splitlines() or [""])[0][:160]
+            raise ModelError(f"{source}: a damaged ONNX graph ({type(err).__name__}: {first})") from None
+        self.pad_id, self.sos_id, self.eos_id = pad_id, sos_id, eos_id
+        self._step_inputs = [i.name for i in self.stepper.get_inputs()]
+
+    @classmethod
+    def load(cls, path: str | Path) -> tuple["OnnxStepper", Vocab]:
+        """The stepper and vocabulary of a .onnxz file (ModelError if it is missing, damaged or foreign)."""
+        path = Path(path)
+        meta, encoder, step = read_members(path)
+        try:
+            vocab = Vocab(meta["alphabet"])
+            special = {"pad": vocab.pad_id, "sos": vocab.sos_id, "eos": vocab.eos_id}
+        except (KeyError, TypeError, ValueError) as err:
+            raise ModelError(f"{path}: bad meta.json ({type(err).__name__}: {err})") from None
+        if meta.get("special_ids") != special:
+            raise ModelError(f"{path}: special ids {meta.get('special_ids')} differ from this typofix's {special}")
+        return cls(encoder, step, vocab.pad_id, vocab.sos_id, vocab.eos_id, str(path)), vocab
+
+    def encode(self, src: np.ndarray, src_len: np.ndarray):
+        enc_out, keys, src_mask, h, c = self.encoder.run(None, {"src": np.asarray(src, dtype=np.int64),
+                                                                "src_len": np.asarray(src_len, dtype=np.int64)})
+        return (enc_out, keys, src_mask), (h, c)
+
+    def step(self, y: np.ndarray, state, memory):
+        given = {"y": y, "h": state[0], "c": state[1], "enc_out": memory[0], "keys": memory[1],
+                 "src_mask": memory[2]}
+        outputs = self.stepper.run(None, {name: given[name] for name in self._step_inputs})
+        log_probs, h, c = outputs[:3]  # (N, V), (N, D), (N, D)
+        return log_probs, (h, c), outputs[3] if len(outputs) > 3 else None

@@ -1,0 +1,178 @@
+"""The fitted scorer: candidates ranked by a linear score whose weights were fitted to the dev sets' misspellings.
+
+The hand-set noisy channel (`search.channel_score`) has four weights a grid search chose. This scorer has one
+weight per *feature* of a (typo, candidate) pair, fitted by `bench/fit_rerank.py` as a conditional logit: over
+each dev typo's candidates, the probability of the right one is softmax(features @ weights), and the weights
+maximise it. The features say what the hand channel says, and what it cannot:
+
+* the model: log P_model(word | typo) normalised by length^alpha (as the hand channel has it), per step, and
+  the number of steps (a short output's per-step score is less telling);
+* the word's log prior;
+* edits from the typo, one indicator each for 1, 2, 3 and 4+ (the hand channel charges each edit the same;
+  the dev sets say a third edit costs far more than a second);
+* whether the first letters differ;
+* how different they sound: Metaphone edits between the typo's code and the word's, and whether their
+  Soundex codes differ (on birkbeck-dev most far-off misspellings keep the word's sound);
+* how alike they look and sound beyond an edit count: Jaro-Winkler similarity of the spellings (it weighs a
+  shared start and letters a little out of place, as readers do), whether the last letters differ, how many
+  first letters they share (up to 4), whether their Metaphone codes are the same and how similar they are
+  relative to their length (two edits between long codes say less than two between short ones);
+* whether the word is the model's favourite among the candidates (the model ranks well where its scores are
+  close to others');
+* how often today's English uses the word: its Zipf frequency from wordfreq (`data/usage.tsv.gz`, built by
+  `data/build_usage.py`; 0 for a word wordfreq lacks), beside the log prior's Google Books counts, which
+  are formal and old (`pome`, `propylene`). Top-1 among the candidates, cross-validated: birkbeck-dev 49.5
+  -> 50.7%, norvig-testset1 85.7 -> 86.4%.
+
+The look-alike and sound-alike features and the model's favourite were added for the far-off misspellings of
+the three-or-more-edits band: with them, top-1 among the candidates (5-fold cross-validated on the dev sets,
+ten sound-alikes a typo) went from 48.3% to 49.5% on birkbeck-dev (`bench/fit_rerank.py`, README's "Fitted
+scorer").
+
+The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
+never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
+alike the correction is; the confidence rule's threshold is tuned on these scores.
+
+Weights belong to one model's scores and one preset's candidates, so each preset has its table
+(`DecodingSettings.rerank_table`): `data/rerank.json` for the default, `data/rerank-fast.json` for the fast
+preset's smaller model (`bench/fit_rerank.py --preset fast`). A table carries the alpha its model scores were
+normalised with and the top-1 the fit reached, beside the weights.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Indel, JaroWinkler, Levenshtein
+
+from typofix.files.packagedata import packaged, read_json_table
+from typofix.words.phonetic import sound_codes
+
+FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
+            "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
+            "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage")
+MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
+
+
+def table_path(name: str = "rerank.json") -> Path:
+    """The packaged table `name` of data/ (shipped as package data `typofix.wordlist`): rerank.json, the default
+    preset's, or rerank-fast.json, the fast preset's (`DecodingSettings.rerank_table`)."""
+    return packaged(name)
+
+
+def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarray, log_priors: np.ndarray,
+             edits: np.ndarray, alpha: float) -> np.ndarray:
+    """The (N, len(FEATURES)) features of `words` as corrections of `typo`: their model log-probabilities
+    (EOS included) and decoder steps, log priors and edit distances from the typo, all (N,). The typo may be
+    among `words` (the confidence rule weighs it); it is never the model's favourite correction."""
+    return features_many([typo], [words], log_probs, steps, log_priors, edits, alpha)
+
+
+def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarray, steps: np.ndarray,
+                  log_priors: np.ndarray, edits: np.ndarray, alpha: float) -> np.ndarray:
+    """`features` of many typos at once: `words[i]` are typo i's candidates, and the numbers (M,) run over all
+    of them, typo by typo; returns (M, F) in the same order. The string measures are one rapidfuzz call each
+    for all M pairs: a call per typo, let alone per pair, cost a fifth of the fast preset's time."""
+    sizes = [len(group) for group in words]
+    pair_typos = [typo for typo, size in zip(typos, sizes) for _ in range(size)]  # (M,) each pair's typo
+    flat = [w for group in words for w in group]  # (M,)
+    owner = np.repeat(np.arange(len(typos)), sizes)  # (M,) each pair's typo number
+    typo_codes = [sound_codes(typo) for typo in typos]
+    pair_codes = [typo_codes[i] for i in owner.tolist()]  # (M,) each pair's typo's codes
+    typo_metaphones = [metaphone for metaphone, _ in pair_codes]
+    codes = [_sound_codes(w) for w in flat]
+    metaphones = [metaphone for metaphone, _ in codes]
+    out = np.empty((len(flat), len(FEATURES)), dtype=np.float64)  # (M, F)
+    out[:, 0] = log_probs / steps ** alpha
+    out[:, 1] = log_probs / steps
+    out[:, 2] = steps
+    out[:, 3] = log_priors
+    for column, count in ((4, 1), (5, 2), (6, 3)):
+        out[:, column] = edits == count
+    out[:, 7] = edits >= 4
+    out[:, 8] = [w[:1] != typo[:1] for typo, w in zip(pair_typos, flat)]
+    out[:, 9] = _pairwise(typo_metaphones, metaphones, Levenshtein.distance)
+    out[:, 10] = [soundex != typo_soundex for (_, soundex), (_, typo_soundex) in zip(codes, pair_codes)]
+    out[:, 11] = _pairwise(pair_typos, flat, JaroWinkler.similarity)
+    out[:, 12] = [w[-1:] != typo[-1:] for typo, w in zip(pair_typos, flat)]
+    out[:, 13] = [_shared_prefix(typo, w) for typo, w in zip(pair_typos, flat)]
+    out[:, 14] = [a == b for a, b in zip(metaphones, typo_metaphones)]
+    out[:, 15] = _pairwise(typo_metaphones, metaphones, Indel.normalized_similarity)
+    # The model's favourite of each typo's candidates other than the typo (the first, where scores tie).
+    out[:, 16] = 0.0
+    other = np.array([w != typo for typo, w in zip(pair_typos, flat)], dtype=bool)
+    score = np.where(other, out[:, 0], -np.inf)
+    best = np.full(len(typos), -np.inf)
+    np.maximum.at(best, owner, score)
+    hits = np.flatnonzero(other & (score == best[owner]))
+    first = np.ones(len(hits), dtype=bool)
+    first[1:] = owner[hits][1:] != owner[hits][:-1]
+    out[hits[first], 16] = 1.0
+    usage = usage_frequencies()
+    out[:, 17] = [usage.get(w, 0.0) for w in flat]
+    return out
+
+
+@lru_cache(maxsize=1)
+def usage_frequencies() -> dict[str, float]:
+    """word -> Zipf frequency (log10 uses per billion words) from the packaged data/usage.tsv.gz."""
+    path = packaged("usage.tsv.gz")
+    try:
+        with gzip.open(path, "rt", encoding="ascii") as lines:
+            return {word: float(zipf) for word, zipf in (line.split("\t") for line in lines)}
+    except (OSError, ValueError) as err:
+        raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
+
+
+def _pairwise(a: list[str], b: list[str], scorer) -> np.ndarray:
+    """(M,) `scorer(a[i], b[i])` for each pair, in one rapidfuzz call (the same values as one call per pair)."""
+    return process.cpdist(a, b, scorer=scorer, dtype=np.float64) if a else np.zeros(0)
+
+
+# A word's sound codes, kept: the same frequent words are candidates of many typos.
+_sound_codes = lru_cache(maxsize=1 << 16)(sound_codes)
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < MAX_SHARED_PREFIX and n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class FittedScorer:
+    """Linear weights over `FEATURES` and the alpha the model score feature was normalised with."""
+
+    weights: np.ndarray  # (F,)
+    alpha: float
+
+    @classmethod
+    def from_table(cls, table: dict) -> "FittedScorer":
+        weights = table.get("weights", {})
+        if set(weights) != set(FEATURES) or "alpha" not in table:
+            raise ValueError(f"not a fitted scorer table: expected an alpha and weights for {', '.join(FEATURES)}")
+        return cls(np.array([float(weights[name]) for name in FEATURES]), float(table["alpha"]))
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "FittedScorer":
+        """The table at `path`, or the default preset's packaged one (each read once per process)."""
+        return _load(str(path or table_path()))
+
+    def scores_many(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors,
+                    edits) -> np.ndarray:
+        """(M,) scores of each typo's candidates `words[i]` as its corrections, all typos at once; higher is
+        better (see `features_many`)."""
+        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
+        return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
+                             self.alpha) @ self.weights
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> FittedScorer:
+    return FittedScorer.from_table(read_json_table(path, "fitted scorer table"))

@@ -1,0 +1,92 @@
+"""TypoCorrector: the Lightning system that owns a Seq2Seq model and knows how to train and measure it."""
+
+from __future__ import annotations
+
+import math
+
+import lightning as L
+import torch
+from torchmetrics.text import CharErrorRate
+
+from typofix.nn.decode import greedy
+from typofix.nn.model import Seq2Seq
+from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
+
+
+class NonFiniteLossError(RuntimeError):
+    """Training produced a NaN or infinite loss; raised before anything can be checkpointed from it."""
+
+
+class TypoCorrector(L.LightningModule):
+    """Trains Seq2Seq with teacher-forced cross-entropy; validates by greedy exact match and CER.
+
+    Takes only plain values, so a checkpoint rebuilds it with no Hydra and no DataModule."""
+
+    def __init__(self, alphabet: str = DEFAULT_ALPHABET, emb_size: int = 64, enc_hidden_size: int = 128,
+                 enc_layers: int = 2, dec_hidden_size: int = 256, attn_size: int = 128, attention: str = "additive",
+                 heads: int = 4, dropout: float = 0.1, lr: float = 3e-3, weight_decay: float = 1e-4,
+                 warmup_steps: int = 200, min_lr_ratio: float = 0.05, val_set_names: list[str] | None = None):
+        super().__init__()
+        self.save_hyperparameters()
+        self.vocab = Vocab(alphabet)
+        self.model = Seq2Seq.from_hparams(dict(self.hparams), len(self.vocab), self.vocab.pad_id, self.vocab.sos_id,
+                                          self.vocab.eos_id)
+        self.val_set_names = list(val_set_names or ["val"])
+        # One CER metric per validation set: torchmetrics accumulates across batches and reduces across DDP ranks.
+        self.val_cer = torch.nn.ModuleList(CharErrorRate() for _ in self.val_set_names)
+        self.test_cer = CharErrorRate()
+
+    def forward(self, src, src_len):
+        """Inference: greedy corrections as id tensors (B, T)."""
+        return greedy(self.model, src, src_len).ids
+
+    def training_step(self, batch, batch_idx):
+        loss = self.model.loss(batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"])
+        finite = bool(torch.isfinite(loss))
+        if self._trainer is not None:  # decided together under DDP: one process stopping alone hangs the rest
+            finite = self.trainer.strategy.reduce_boolean_decision(finite, all=True)
+        if not finite:
+            raise NonFiniteLossError(
+                f"non-finite training loss ({loss.item()}) at step {self.global_step}; stopping before a checkpoint "
+                "is written from it (lower model.lr or keep gradient clipping on)")
+        self.log("train/loss", loss, prog_bar=True, batch_size=batch["src"].size(0))
+        return loss
+
+    def _evaluate(self, batch, prefix: str, cer: CharErrorRate):
+        """Loss, greedy exact-match accuracy and CER of one batch, logged under `prefix/`."""
+        size = batch["src"].size(0)
+        loss = self.model.loss(batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"])
+        predictions = [self.vocab.decode(row) for row in self(batch["src"], batch["src_len"])]
+        targets = [self.vocab.decode(row) for row in batch["tgt_out"]]
+        correct = sum(p == t for p, t in zip(predictions, targets))
+        cer.update(predictions, targets)
+        log = dict(batch_size=size, add_dataloader_idx=False, sync_dist=True)
+        self.log(f"{prefix}/loss", loss, **log)
+        self.log(f"{prefix}/word_acc", correct / size, prog_bar=prefix == "val", **log)
+        self.log(f"{prefix}/cer", cer, on_step=False, on_epoch=True, add_dataloader_idx=False, batch_size=size)
+
+    def validation_step(self, batch, batch_idx, dataloader_idx: int = 0):
+        self._evaluate(batch, self.val_set_names[dataloader_idx], self.val_cer[dataloader_idx])
+
+    def test_step(self, batch, batch_idx):
+        self._evaluate(batch, "test", self.test_cer)
+
+    def configure_optimizers(self):
+        """AdamW with linear warm-up then cosine decay to `min_lr_ratio` over the planned number of steps. The
+        warm-up takes `warmup_steps` or a tenth of the planned steps, whichever is fewer: a short run (a smoke test,
+        a small fine-tuning) still reaches its peak rate and decays from it."""
+        decay = [p for n, p in self.named_parameters() if p.dim() >= 2 and "embedding" not in n]
+        no_decay = [p for n, p in self.named_parameters() if p.dim() < 2 or "embedding" in n]
+        optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": self.hparams.weight_decay},
+                                       {"params": no_decay, "weight_decay": 0.0}], lr=self.hparams.lr)
+        total = max(1, int(self.trainer.estimated_stepping_batches)) if self._trainer else 1
+        warmup, floor = min(self.hparams.warmup_steps, max(1, total // 10)), self.hparams.min_lr_ratio
+
+        def factor(step: int) -> float:
+            if step < warmup:
+                return (step + 1) / warmup
+            progress = min(1.0, (step - warmup) / max(1, total - warmup))
+            return floor + (1 - floor) * 0.5 * (1 + math.cos(math.pi * progress))
+
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, factor)
+        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, "interval": "step"}}

@@ -1,0 +1,325 @@
+"""The Hydra entry point: `typofix-train key=value ...` composes conf/train.yaml, checks it, builds and fits.
+
+`check_config(cfg)`, `build(cfg)` and `train(cfg)` take a composed config and never touch Hydra's global state, so
+tests call them directly with a config from `hydra.compose`. `main()` checks the command line before Hydra starts
+a run (a config error leaves no run folder) and turns a resume into the run's own overrides (typofix.training.resume).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import shutil
+import signal
+import sys
+import warnings
+from importlib import resources
+from pathlib import Path
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.core.override_parser.overrides_parser import OverridesParser
+from hydra.core.override_parser.types import OverrideType
+from hydra.errors import HydraException
+from hydra.types import RunMode
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf, open_dict, read_write
+from omegaconf.errors import OmegaConfBaseException
+
+from typofix.training.config_schema import ConfigError, did_you_mean, validate
+from typofix.files.modelfile import ModelError
+from typofix.training.resume import RECORD, check_checkpoint, keep_record, quoted, resume_arguments
+
+# torch and Lightning are imported where a run is built, not at import: a bad command line is answered at once.
+
+CONFIG_MODULE = "typofix.conf"
+CONFIG_PATH = f"pkg://{CONFIG_MODULE}"
+USAGE_ERROR = 2  # a bad config value or key, as `typofix` exits for usage errors
+
+log = logging.getLogger(__name__)
+
+
+class TrainingStopped(RuntimeError):
+    """Training was stopped by SIGTERM after saving a checkpoint to resume from."""
+
+
+def load_initial_weights(system, path) -> None:
+    """Copy the model weights of a checkpoint or export into `system` (nothing else: not the optimiser, the
+    schedule or the data position, which is what sets a second stage apart from a resume)."""
+    from typofix.nn.checkpoint import read_checkpoint
+
+    checkpoint = read_checkpoint(path)
+    if checkpoint.alphabet != system.vocab.alphabet:
+        raise ModelError(f"init_weights {path}: alphabet {checkpoint.alphabet!r} differs from this run's "
+                         f"{system.vocab.alphabet!r}")
+    try:
+        system.model.load_state_dict(checkpoint.state_dict)  # fp16 exports are copied into float32 parameters
+    except RuntimeError as err:
+        first = (str(err).strip().splitlines() or ["mismatch"])[0][:160]
+        raise ModelError(f"init_weights {path} does not fit model.* of this run ({first})") from None
+
+
+def check_config(cfg: DictConfig) -> None:
+    """ConfigError or ModelError, one line, before anything is built: every key against the schema
+    (typofix.training.config_schema), then `ckpt_path` / `init_weights` against the configured model and schedule."""
+    values = {}
+    for key in cfg:
+        if key != "hydra":  # Hydra's own node (present when composed with return_hydra_config)
+            try:
+                node = cfg[key]
+                values[key] = OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else node
+            except OmegaConfBaseException as err:  # an interpolation that does not resolve, say
+                raise ConfigError(f"{key}: {_one_line(err)}") from None
+    validate(values)
+    check_checkpoint(cfg)
+
+
+def build(cfg: DictConfig):
+    """(datamodule, system, trainer) from a composed config; the datamodule is set up first so the system
+    knows the names of its validation sets."""
+    import lightning as L
+    import torch
+
+    from typofix.training.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+
+    L.seed_everything(cfg.seed, workers=True, verbose=False)
+    if cfg.threads:
+        torch.set_num_threads(int(cfg.threads))
+    datamodule = instantiate(cfg.data, _convert_="all")
+    datamodule.setup("fit")
+    system = instantiate(cfg.model, _convert_="all", val_set_names=datamodule.val_set_names)
+    if cfg.get("init_weights"):
+        load_initial_weights(system, cfg.init_weights)
+    callbacks = [instantiate(c) for c in (cfg.get("callbacks") or {}).values() if c is not None]
+    # Fault tolerance is not a tunable, so not config: exact resume, a checkpoint on SIGTERM, atomic files.
+    callbacks += [RngState(), SigtermCheckpoint()]
+    logger = instantiate(cfg.logger) if cfg.get("logger") else False
+    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=logger, plugins=[AtomicCheckpointIO()])
+    return datamodule, system, trainer
+
+
+def fit(cfg: DictConfig, datamodule, system, trainer) -> dict[str, float]:
+    """Fit (resuming from `ckpt_path` if set), optionally test, and return the final logged metrics."""
+    from lightning.pytorch.utilities.exceptions import SIGTERMException
+
+    from typofix.training.faults import last_checkpoint_path
+
+    if cfg.ckpt_path:  # a resume writes into the folder of its checkpoints on purpose
+        warnings.filterwarnings("ignore", message=r"Checkpoint directory .* exists and is not empty")
+    try:
+        trainer.fit(system, datamodule=datamodule, ckpt_path=cfg.ckpt_path)
+        metrics = {k: float(v) for k, v in trainer.callback_metrics.items()}
+        if cfg.test_after_fit and not trainer.interrupted:
+            for result in trainer.test(system, datamodule=datamodule, verbose=False):
+                metrics.update(result)
+    except SIGTERMException:  # a SystemExit with status 0: turn it into an error that says how to go on
+        raise TrainingStopped(f"stopped by SIGTERM at step {trainer.global_step}; resume with: "
+                              f"{resume_command(trainer)}") from None
+    if trainer.checkpoint_callback is not None and trainer.is_global_zero:
+        log.info(f"best checkpoint: {trainer.checkpoint_callback.best_model_path or '-'}")
+        log.info(f"last checkpoint: {last if (last := last_checkpoint_path(trainer)).is_file() else '-'}")
+    return metrics
+
+
+def train(cfg: DictConfig) -> dict[str, float]:
+    """Check the config, build, fit: what `typofix-train` does, for a config composed elsewhere."""
+    check_config(cfg)
+    return fit(cfg, *build(cfg))
+
+
+def resume_command(trainer) -> str:
+    """The command that continues this run, exactly as it can be typed: `resume=<run folder>` where the run has a
+    Hydra record (its overrides come back with it), else `ckpt_path=<last.ckpt>`."""
+    from typofix.training.faults import last_checkpoint_path
+
+    run = Path(trainer.default_root_dir)
+    last = last_checkpoint_path(trainer)
+    argument = f"resume={quoted(str(run))}" if (run / RECORD / "overrides.yaml").is_file() and \
+        last.parent.parent == run else f"ckpt_path={quoted(str(last))}"
+    return f"typofix-train {shlex.quote(argument)}"
+
+
+# --- the command line -------------------------------------------------------------------------------------------
+
+@hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
+def _hydra_main(cfg: DictConfig) -> None:
+    _route_logs()
+    hydra_cfg = HydraConfig.get()
+    run_dir = Path(hydra_cfg.runtime.output_dir)
+    fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
+    try:
+        check_config(cfg)  # again: a sweep's jobs were not checked one by one before Hydra started
+        parts = build(cfg)
+    except BaseException as err:  # nothing trained: a fresh run folder would only record the failure
+        if fresh:
+            _discard(run_dir, own_dir="hydra.run.dir" not in " ".join(hydra_cfg.overrides.hydra))
+        _report(err)
+        raise
+    try:
+        fit(cfg, *parts)
+    except BaseException as err:
+        _report(err)
+        raise
+
+
+def _report(err: BaseException) -> None:
+    """Exit with one line for the errors that explain themselves; return (the caller re-raises) otherwise."""
+    from hydra.errors import InstantiationException
+    from lightning.fabric.utilities.exceptions import MisconfigurationException
+
+    from typofix.training.data import DataError
+    from typofix.words.lexicon import LexiconError
+    from typofix.files.misspellings import MisspellingsError
+    from typofix.training.system import NonFiniteLossError
+
+    if isinstance(err, TrainingStopped):
+        _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
+    # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
+    if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
+                        FileNotFoundError, InstantiationException, MisconfigurationException)):
+        _fail("error: " + _one_line(err), USAGE_ERROR if isinstance(err, ConfigError) else 1)
+
+
+def _discard(run_dir: Path, own_dir: bool) -> None:
+    """Remove a run folder that holds nothing but Hydra's record of a run that never started (and, when Hydra
+    named it, the folders it made for it below the working directory, outputs/<date>/, once empty)."""
+    shutil.rmtree(run_dir, ignore_errors=True)
+    here = Path.cwd()
+    for parent in run_dir.parents if own_dir else ():
+        if parent == here or here not in parent.parents:
+            break
+        try:
+            parent.rmdir()  # only if empty
+        except OSError:
+            break
+
+
+def _launching_process() -> bool:
+    """False in the other processes of a multi-process job (DDP ranks started by Lightning, torchrun or SLURM),
+    which must not move the run's record while the first one writes it."""
+    ranks = [os.environ[k] for k in ("RANK", "LOCAL_RANK", "SLURM_PROCID") if os.environ.get(k, "").isdigit()]
+    return all(int(r) == 0 for r in ranks)
+
+
+def _fail(message: str, status: int) -> None:
+    rank = 0
+    if "lightning" in sys.modules:  # set by the strategy once processes are launched
+        from lightning.pytorch.utilities.rank_zero import rank_zero_only
+
+        rank = rank_zero_only.rank
+    if rank == 0:  # under DDP every process gets the error; say it once
+        print(f"typofix-train: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def _one_line(err: BaseException) -> str:
+    return " ".join(str(err).split())
+
+
+class _NoTips(logging.Filter):
+    """Drops Lightning's advertising ("💡 Tip: ... try installing litlogger / litmodels")."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("💡 Tip")
+
+
+def _route_logs() -> None:
+    """Lightning's messages go through Hydra's handlers (the console and the run's train.log), not Lightning's own
+    stderr handlers (which it adds when imported before logging is configured)."""
+    import lightning.pytorch  # noqa: F401  (adds its handlers now, to be removed here)
+
+    for name in ("lightning", "lightning.pytorch", "lightning.fabric"):
+        logger = logging.getLogger(name)
+        logger.handlers.clear()
+        logger.propagate = True
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(_NoTips())
+
+
+def _quiet_third_party() -> None:
+    # torch deprecates the LeafSpec that Lightning 2.6 still builds on every fit: not ours to fix, not news to a user.
+    warnings.filterwarnings("ignore", message=r"`isinstance\(treespec, LeafSpec\)` is deprecated",
+                            category=FutureWarning)
+
+
+def _groups() -> dict[str, list[str]]:
+    """The config groups of conf/ and their options: {'experiment': ['ablation', 'default', ...], ...}."""
+    root = resources.files(CONFIG_MODULE)
+    return {d.name: sorted(f.name[:-5] for f in d.iterdir() if f.name.endswith(".yaml"))
+            for d in root.iterdir() if d.is_dir() and not d.name.startswith("_")}
+
+
+def _paths(node, prefix: str = ""):
+    """Every dotted key of a config, nodes and leaves."""
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        yield path
+        if isinstance(value, dict):
+            yield from _paths(value, path + ".")
+
+
+def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
+    """Compose the config as `typofix-train` would and check it (raises ConfigError / ModelError): an unknown group
+    option or key gets "did you mean"; a sweep's values are left to its jobs."""
+    from hydra import compose, initialize_config_module
+
+    try:
+        parsed = OverridesParser.create().parse_overrides(overrides)
+    except HydraException as err:
+        raise ConfigError(_one_line(err)) from None
+    if multirun:
+        parsed = [o for o in parsed if not o.is_sweep_override()]
+    groups = _groups()
+    is_group = [o.key_or_group in groups or "/" in o.key_or_group for o in parsed]
+    for override, group in zip(parsed, is_group):
+        options = groups.get(override.key_or_group)
+        value = override.value() if override.type != OverrideType.DEL else None
+        if group and options is not None and isinstance(value, str) and value not in options:
+            raise ConfigError(f"{override.input_line}: no such option{did_you_mean(value, options)}; "
+                              f"{override.key_or_group} options: {', '.join(options)}")
+    with initialize_config_module(config_module=CONFIG_MODULE, version_base="1.3"):
+        try:
+            base = OmegaConf.to_container(compose("train", [o.input_line for o, g in zip(parsed, is_group) if g]))
+            known = list(_paths(base))
+            for override, group in zip(parsed, is_group):
+                key = override.key_or_group
+                if not group and override.type == OverrideType.CHANGE and not key.startswith("hydra.") \
+                        and key not in known:
+                    hint = did_you_mean(key, known) or f" (+{override.input_line} adds one)"
+                    raise ConfigError(f"{override.input_line}: unknown key{hint}")
+            cfg = compose("train", [o.input_line for o in parsed], return_hydra_config=True)
+        except HydraException as err:
+            raise ConfigError(_one_line(err)) from None
+        # What Hydra does before the job: the run folder is the output dir that ${run_dir} reads.
+        with read_write(cfg.hydra.runtime), open_dict(cfg.hydra.runtime):
+            cfg.hydra.runtime.output_dir = str(Path(cfg.hydra.run.dir).absolute())
+        HydraConfig.instance().set_config(cfg)
+        check_config(cfg)
+    return cfg
+
+
+def main() -> None:
+    """Console script `typofix-train`."""
+    _quiet_third_party()
+    from hydra._internal.utils import get_args_parser  # Hydra's own command line, to find the overrides in it
+
+    args = get_args_parser().parse_args()
+    informational = args.help or args.hydra_help or args.cfg or args.info or args.shell_completion
+    if not informational:
+        try:
+            overrides, run = resume_arguments(args.overrides)
+            compose_checked(overrides, multirun=args.multirun)
+        except ConfigError as err:
+            _fail("error: " + _one_line(err), USAGE_ERROR)
+        except (ModelError, FileNotFoundError) as err:
+            _fail("error: " + _one_line(err), 1)
+        own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
+        if run is not None and own_folder and _launching_process():
+            keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
+        sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a not in args.overrides), *overrides]
+    _hydra_main()
+
+
+if __name__ == "__main__":
+    main()

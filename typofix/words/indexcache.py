@@ -1,0 +1,134 @@
+"""The word list's indexes, kept on disk between runs.
+
+Reading the bundled word list and building its prefix trie, deletion indexes and sound index takes one to two
+seconds on one core, longer than correcting a page of text, and every command-line run would pay it again.
+Each is a few numpy arrays that load in milliseconds, so the first run that needs one builds it and saves it
+here, and later runs load it: Aspell's compiled dictionaries, made on first use instead of at install.
+
+Where: `$TYPOFIX_CACHE_DIR`, else `$XDG_CACHE_HOME/typofix`, else `~/.cache/typofix`; `TYPOFIX_CACHE_DIR=`
+(empty) turns the cache off. An index's name says what it was built from (the word list's digest, which the
+user's words change; the index and its parameters; a digest of the code that builds indexes), so an edited word
+list or another typofix version never meets a stale index, and an index whose loader finds it inconsistent is
+rebuilt. An index is a folder of .npy files, filled under a temporary name and renamed into place, and
+memory-mapped when read. One that cannot be read is rebuilt; where nothing can be written, indexes live in
+memory only, as without a cache. The `MAX_INDEXES` most recently used are kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import shutil
+import time
+from collections.abc import Callable
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+import numpy as np
+
+MAX_INDEXES = 12  # two word lists' worth, ~120 MB (the user's words make a word list of their own)
+# The modules whose code decides what an index holds: a change to any of them retires every cached index.
+_BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py")
+
+
+class Index(Protocol):
+    def arrays(self) -> dict[str, np.ndarray]: ...
+
+
+T = TypeVar("T", bound=Index)
+
+
+def cache_dir() -> Path | None:
+    """Where indexes are kept; None when the cache is turned off."""
+    chosen = os.environ.get("TYPOFIX_CACHE_DIR")
+    if chosen is not None:
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "typofix"
+
+
+def cached(name: str, source: str, build: Callable[[], T], load: Callable[[dict[str, np.ndarray]], T]) -> T:
+    """The index `name` of the word list whose digest is `source`: `load`ed from the cache when it is there,
+    else `build`t and saved. `name` must say every parameter of `build` (for example "two-edit-40000")."""
+    directory = cache_dir()
+    if directory is None:
+        return build()
+    path = directory / f"{name}-{source[:20]}-{_code_digest()}"
+    arrays = _read(path)
+    if arrays is not None:
+        try:
+            return load(arrays)
+        except (KeyError, ValueError, IndexError):  # a saved index of the right name but not of the right shape
+            pass
+    if path.exists():  # damaged (cut short, tampered with): out of the way of the rebuilt one
+        shutil.rmtree(path, ignore_errors=True)
+    index = build()
+    _write(path, index.arrays())
+    return index
+
+
+def _read(path: Path) -> dict[str, np.ndarray] | None:
+    """The arrays saved at `path` (a folder of .npy files), memory-mapped: a lookup reads the pages it needs,
+    not the whole index. None when there is no such index or it cannot be read."""
+    try:
+        arrays = {}
+        for file in os.listdir(path):
+            if file.endswith(".npy"):
+                try:
+                    # As a plain ndarray over the mapping: a np.memmap pays a Python call on every slice.
+                    arrays[file[:-4]] = np.load(path / file, mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                except ValueError:  # an empty array cannot be mapped
+                    arrays[file[:-4]] = np.load(path / file, allow_pickle=False)
+        os.utime(path)  # recently used: the last to be dropped
+        return arrays
+    except (OSError, ValueError, EOFError):  # missing, unreadable or cut short
+        return None
+
+
+def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Save as a folder of .npy files, filled under a temporary name and renamed into place (a reader sees all
+    of it or nothing), then drop the least recently used beyond MAX_INDEXES; a cache that cannot be written is
+    no error (the index is in memory)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        tmp.mkdir(parents=True)
+        for key, array in arrays.items():
+            np.save(tmp / f"{key}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        os.rename(tmp, path)  # fails where another process saved the same index first: theirs is as good
+        folders = list(path.parent.iterdir())
+        kept = sorted((p for p in folders if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime,
+                      reverse=True)
+        # Beyond the most recently used, and what a killed writer left an hour ago or more.
+        abandoned = [p for p in folders if p.name.startswith(".") and p.stat().st_mtime < time.time() - 3600]
+        for old in kept[MAX_INDEXES:] + abandoned:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def text_array(strings: list[str]) -> np.ndarray:
+    """Strings without newlines as one array of UTF-8 bytes: how an index keeps words without pickling. (A list
+    of one empty string comes back empty.)"""
+    return np.frombuffer("\n".join(strings).encode("utf-8"), dtype=np.uint8)
+
+
+def strings(text: np.ndarray) -> list[str]:
+    """The strings `text_array` was given."""
+    joined = np.asarray(text).tobytes().decode("utf-8")
+    return joined.split("\n") if joined else []
+
+
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """A digest of the index-building modules' source. (What third-party code computes, an index checks itself
+    on loading: `SoundIndex.from_arrays` recomputes a sample of its sound codes.)"""
+    digest = hashlib.sha256()
+    package = resources.files("typofix")
+    for module in _BUILDERS:
+        digest.update(package.joinpath(module).read_bytes())
+    return digest.hexdigest()[:12]

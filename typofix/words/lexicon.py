@@ -1,0 +1,323 @@
+"""The word lists: the generation list (membership, frequency prior, a prefix trie for lexicon-constrained
+decoding) and the larger acceptance dictionary (the words never rewritten)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import math
+import re
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from typofix.words.indexcache import cached, strings, text_array
+from typofix.files.packagedata import packaged
+
+
+class LexiconError(ValueError):
+    """A word list that is missing or malformed; the message names the file and line."""
+
+
+def bundled_words_path() -> Path:
+    """The packaged data/words.tsv (shipped as package data `typofix.wordlist`)."""
+    return packaged("words.tsv")
+
+
+def bundled_accepted_path() -> Path:
+    """The packaged data/accepted.txt.gz, the acceptance dictionary built by data/build_accepted.py."""
+    return packaged("accepted.txt.gz")
+
+
+_LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"
+_ACRONYM_LINE = re.compile(r"^[A-Z]{4,}$", re.MULTILINE)
+
+
+class AcceptedWords:
+    """The words that are never rewritten, with their case as a dictionary spells them: `sam` is not accepted
+    where only `Sam` is listed (it is more often a typo of "same"), `Sam`, `SAM` and `same` are. A listed
+    lowercase word is accepted in lower, Title and UPPER case, a listed capitalised one in its own case and in
+    UPPER case, a listed acronym of 4+ letters in lower case too; the user's words (`add`) in any case."""
+
+    def __init__(self, words=()):
+        self._exact: set[str] = set()  # as listed
+        self._upper: set[str] = set()  # every listed word upper-cased (an all-caps token matches any of them)
+        self._any_case: set[str] = set()  # lowercase forms of words accepted in any case (the user's)
+        # Acronyms of four or more letters written in lower case (html, ascii, unix): people do, and no common
+        # word is that close to one. Shorter ones are not (dat, sam, mit are typos of that, same, might).
+        self._acronyms: set[str] = set()
+        self.add(words)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, extra=()) -> "AcceptedWords":
+        """Read a gzip file of a-z / A-Z words, one a line (None: the bundled dictionary), plus `extra` words
+        accepted in any case (the user's)."""
+        path = Path(path) if path is not None else bundled_accepted_path()
+        try:
+            data = gzip.decompress(path.read_bytes())
+        except FileNotFoundError:
+            raise LexiconError(f"accepted-word list not found: {path}") from None
+        except (OSError, EOFError, zlib.error) as err:  # gzip.BadGzipFile is an OSError
+            raise LexiconError(f"cannot read accepted-word list {path}: {err}") from None
+        # Checked whole, in C (deleting the allowed bytes leaves nothing): a regex or a loop over the lines
+        # would cost more than the rest of the load.
+        if (data.translate(None, _LETTERS_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
+                or b"\n\n" in data):
+            raise LexiconError(f"{path}: expected a-z / A-Z words, one a line")
+        accepted = cls()
+        text = data[:-1].decode("ascii")
+        accepted._exact = set(text.split("\n"))
+        accepted._upper = set(text.upper().split("\n"))
+        accepted._acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
+        accepted.add(extra)
+        return accepted
+
+    def add(self, words) -> None:
+        """Accept more words, in any case."""
+        self._any_case.update(word.lower() for word in words)
+
+    def __contains__(self, word: str) -> bool:
+        if word in self._exact or word.lower() in self._any_case or word in self._acronyms:
+            return True
+        if word[:1].isupper() and word[1:].islower():  # Title case: a listed lowercase word at a sentence start
+            return word.lower() in self._exact
+        return word.isupper() and word in self._upper
+
+    def __len__(self) -> int:
+        return len(self._exact | self._any_case)
+
+
+class PrefixTrie:
+    """Every prefix of every word as a node; node 0 is the empty prefix.
+
+    Stored as flat numpy arrays, so a decoder holds plain int node ids per hypothesis and moves all of them
+    with one lookup, and `within` walks a whole depth at once: `parent` and `chars` (the node's last character
+    as a code point, 0 for the root) per node, `is_word`, and the children of node i, sorted by character, at
+    `child_ids[child_start[i]:child_start[i + 1]]`. Built in one pass over the sorted words (a tenth of a
+    second for the bundled list), which is most of a cold start's work besides reading the list.
+    """
+
+    def __init__(self, words):
+        parent, chars, ends = [0], [0], []
+        path = [0]  # node ids of the previous word's prefixes: path[d] is its prefix of length d
+        previous = ""
+        for word in sorted(set(words)):
+            shared = 0  # length of the prefix this word shares with the previous one (sorted: all of it is on path)
+            for a, b in zip(previous, word):
+                if a != b:
+                    break
+                shared += 1
+            del path[shared + 1:]
+            for char in word[shared:]:
+                parent.append(path[-1])
+                chars.append(ord(char))
+                path.append(len(parent) - 1)
+            ends.append(path[-1])
+            previous = word
+        is_word = np.zeros(len(parent), dtype=bool)
+        is_word[ends] = True
+        self._set(np.array(parent, dtype=np.int64), np.array(chars, dtype=np.int64), is_word)
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "PrefixTrie":
+        """The trie whose `arrays()` these are (for `typofix.words.indexcache`)."""
+        trie = cls.__new__(cls)
+        trie._set(arrays["parent"], arrays["chars"], arrays["is_word"])
+        return trie
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"parent": self.parent, "chars": self.chars, "is_word": self.is_word}
+
+    def _set(self, parent: np.ndarray, chars: np.ndarray, is_word: np.ndarray) -> None:
+        self.parent, self.chars, self.is_word = parent, chars, is_word  # (N,) each
+        # Children grouped by parent and sorted by character: (parent, char) keys in sorted order, so that
+        # `child` finds any (node, char) pair by binary search.
+        keys = self.parent[1:] * _KEY_BASE + self.chars[1:]
+        order = np.argsort(keys, kind="stable")
+        self.child_ids = order + 1  # (N - 1,) node ids
+        self._child_keys = keys[order]
+        self.child_start = np.searchsorted(self.parent[self.child_ids], np.arange(len(parent) + 1))  # (N + 1,)
+
+    def __len__(self) -> int:
+        return len(self.parent)
+
+    def children(self, node: int) -> dict[str, int]:
+        """{character: child node} of one node."""
+        ids = self.child_ids[self.child_start[node]:self.child_start[node + 1]]
+        return {chr(c): int(i) for c, i in zip(self.chars[ids].tolist(), ids.tolist())}
+
+    def child(self, nodes: np.ndarray, chars: np.ndarray) -> np.ndarray:
+        """The child of each `nodes[i]` by character `chars[i]` (code points), -1 where there is none."""
+        keys = np.asarray(nodes, dtype=np.int64) * _KEY_BASE + np.asarray(chars, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self._child_keys, keys), len(self._child_keys) - 1)
+        return np.where(self._child_keys[at] == keys, self.child_ids[at], -1)
+
+    def walk(self, prefix: str) -> int:
+        """Node id of `prefix`, or -1 when no word starts with it."""
+        node = 0
+        for char in prefix:
+            node = int(self.child(np.array([node]), np.array([ord(char)]))[0])
+            if node < 0:
+                return -1
+        return node
+
+    def spell(self, node: int) -> str:
+        """The prefix that `node` stands for."""
+        letters = []
+        while node:
+            letters.append(chr(self.chars[node]))
+            node = int(self.parent[node])
+        return "".join(reversed(letters))
+
+    def within(self, word: str, max_edits: int) -> list[str]:
+        """Every word at most `max_edits` optimal-string-alignment edits from `word` (insertions, deletions,
+        substitutions, adjacent transpositions).
+
+        Walks the trie one depth at a time with one row of the edit-distance table per node, all nodes of a
+        depth in one numpy array, and stops extending a node once no cell of its row is within reach: the words
+        two edits from a typo in a few milliseconds, where generating every string two edits away and looking
+        each up takes seconds."""
+        target = np.array([ord(c) for c in word], dtype=np.int64)  # (n,)
+        width = len(word) + 1
+        nodes = np.zeros(1, dtype=np.int64)  # the frontier: trie nodes of one depth (M,)
+        rows = np.arange(width, dtype=np.int64)[None, :]  # (M, n + 1) edit distances of their prefixes
+        above = np.full_like(rows, width)  # (M, n + 1) the parents' rows (for transpositions)
+        found = []
+        while len(nodes):
+            alive = rows.min(axis=1) <= max_edits  # (M,) a node all of whose cells are out of reach has no heirs
+            nodes, rows, above = nodes[alive], rows[alive], above[alive]
+            counts = self.child_start[nodes + 1] - self.child_start[nodes]  # (M,)
+            heir_of = np.repeat(np.arange(len(nodes)), counts)  # (M',) frontier index of each child's parent
+            offsets = np.arange(len(heir_of)) - np.repeat(np.cumsum(counts) - counts, counts)  # (M',) 0, 1, ...
+            children = self.child_ids[self.child_start[nodes][heir_of] + offsets]  # (M',)
+            parent_rows, grand_rows = rows[heir_of], above[heir_of]  # (M', n + 1)
+            char, parent_char = self.chars[children], self.chars[nodes][heir_of]  # (M',)
+            new = np.empty_like(parent_rows)
+            new[:, 0] = parent_rows[:, 0] + 1
+            for j in range(1, width):
+                cost = np.minimum(new[:, j - 1] + 1, parent_rows[:, j] + 1)
+                cost = np.minimum(cost, parent_rows[:, j - 1] + (target[j - 1] != char))
+                if j > 1:  # the last two characters swapped
+                    swapped = (target[j - 1] == parent_char) & (target[j - 2] == char)
+                    cost = np.where(swapped, np.minimum(cost, grand_rows[:, j - 2] + 1), cost)
+                new[:, j] = cost
+            hits = children[self.is_word[children] & (new[:, -1] <= max_edits)]
+            found.extend(self.spell(node) for node in hits.tolist())
+            nodes, rows, above = children, new, parent_rows
+        return found
+
+
+# A word list in its usual form: word<TAB>count lines, nothing else. Checked whole by one regex, it is read with
+# one split (a third of the time of the line-by-line check, which stays for anything else and for its messages).
+_WELL_FORMED = re.compile(r"(?:[^\s]+\t[0-9]+\n)*(?:[^\s]+\t[0-9]+)?")
+
+
+def _parsed_counts(path: Path, text: str, min_count: int) -> dict[str, int]:
+    counts = _well_formed_counts(text)
+    if counts is None:
+        counts = _counts_checked_by_line(path, text)
+    return {word: count for word, count in counts.items() if count >= min_count} if min_count > 1 else counts
+
+
+def _well_formed_counts(text: str) -> dict[str, int] | None:
+    """The counts of a word list in the usual form (lowercase, no word twice), else None."""
+    if not _WELL_FORMED.fullmatch(text) or text != text.lower():
+        return None
+    fields = text.split()
+    counts = dict(zip(fields[0::2], map(int, fields[1::2])))
+    return counts if 2 * len(counts) == len(fields) else None
+
+
+def _counts_checked_by_line(path: Path, text: str) -> dict[str, int]:
+    """The counts of any word list, line by line: blank lines skipped, space around fields allowed, a word
+    listed twice counted twice; the first malformed line raises LexiconError."""
+    counts: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or not parts[1].strip().isdigit() or not parts[0]:
+            raise LexiconError(f"{path}:{lineno}: expected 'word<TAB>count', got {line[:60]!r}")
+        word, count = parts[0].strip(), int(parts[1])
+        if word != word.lower():
+            raise LexiconError(f"{path}:{lineno}: words must be lowercase, got {word!r}")
+        counts[word] = counts.get(word, 0) + count
+    return counts
+
+
+_KEY_BASE = 0x110000  # one more than the largest code point: (node, char) -> node * base + char is unique
+
+
+class Lexicon:
+    """Known words with corpus counts; `log_prior` is the smoothed unigram log-probability."""
+
+    def __init__(self, counts: dict[str, int]):
+        if not counts:
+            raise LexiconError("the word list is empty")
+        self.counts = counts
+        self.total = sum(counts.values())
+        self._trie: PrefixTrie | None = None
+        self._digest: str | None = None  # of what the counts were made from (see `digest`)
+
+    @classmethod
+    def from_tsv(cls, path: str | Path | None = None, min_count: int = 1) -> "Lexicon":
+        """Read `word<TAB>count` lines (lowercase); None reads the bundled list."""
+        path = Path(path) if path is not None else bundled_words_path()
+        try:
+            data = path.read_bytes()
+            text = data.decode("utf-8")
+        except FileNotFoundError:
+            raise LexiconError(f"word list not found: {path}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise LexiconError(f"cannot read word list {path}: {err}") from None
+        digest = hashlib.sha256(data + f"\nmin_count={min_count}".encode()).hexdigest()
+        lexicon = cached("words", digest, lambda: cls(_parsed_counts(path, text, min_count)), cls.from_arrays)
+        lexicon._digest = digest
+        return lexicon
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "Lexicon":
+        """The lexicon whose `arrays()` these are (for `typofix.words.indexcache`: faster than parsing the list)."""
+        return cls(dict(zip(strings(arrays["words"]), arrays["counts"].tolist())))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"words": text_array(list(self.counts)),
+                "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(self.counts))}
+
+    def add_words(self, words, count: int) -> None:
+        """List `words` not yet listed with `count` (the user's words, so that they can be corrections)."""
+        added = [word for word in dict.fromkeys(words) if word not in self.counts]
+        self.counts.update(dict.fromkeys(added, count))
+        self.total += count * len(added)
+        if added:
+            self._trie = None
+            self._digest = hashlib.sha256("\n".join([self.digest, str(count), *added]).encode()).hexdigest()
+
+    @property
+    def digest(self) -> str:
+        """A digest of the word list, which names its indexes in `typofix.words.indexcache`: of the file it was read
+        from (cheap), or of its counts."""
+        if self._digest is None:
+            self._digest = hashlib.sha256("\n".join(f"{w}\t{c}" for w, c in self.counts.items()).encode()).hexdigest()
+        return self._digest
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.counts
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def count(self, word: str) -> int:
+        return self.counts.get(word, 0)
+
+    def log_prior(self, word: str) -> float:
+        """log P(word) with add-one smoothing, so unknown words get a finite, low score."""
+        return math.log((self.counts.get(word, 0) + 1) / (self.total + len(self.counts)))
+
+    @property
+    def trie(self) -> PrefixTrie:
+        """Built on first use: correcting without the lexicon constraint never pays for it."""
+        if self._trie is None:
+            self._trie = cached("trie", self.digest, lambda: PrefixTrie(self.counts), PrefixTrie.from_arrays)
+        return self._trie

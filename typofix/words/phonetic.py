@@ -1,0 +1,218 @@
+"""Lexicon words that sound like a typo: candidates for the misspellings three or more edits away.
+
+Bad spellers write by sound (`aboute` for `about`, `cort` for `caught`, `simerly` for `similarly`): on
+birkbeck-dev 40% of the rows are three or more edits from their target, where the deletion indexes of
+`typofix.words.neighbours` cannot reach. Sound codes can: two spellings that sound alike mostly share a code, or
+have codes one edit apart. The codes come from jellyfish (Rust, MIT, maintained since 2010): Metaphone
+(Philips 1990), fine-grained, and Soundex, coarse (first letter and three consonant classes); writing them
+here would be more code to get wrong, and slower.
+
+A typo's pool is every listed word whose Metaphone code is within one edit of the typo's and every word that
+shares its Soundex code (median ~100 words on birkbeck-dev). The pool is ranked by a cheap score, spelling
+similarity (normalised Levenshtein), sound distance (Metaphone edits) and frequency, and the best few go to
+the model, which scores them as it scores every other candidate. Ranking weights were chosen on the dev sets
+(birkbeck-dev and norvig-testset1 rows three or more edits away): the target is in the top 10 of 40% of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import jellyfish
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from typofix.words.neighbours import expand_spans, unique_pairs
+
+
+SIMILARITY_WEIGHT = 5.0  # per unit of normalised Levenshtein similarity (0..1)
+SOUND_WEIGHT = 1.0  # per Metaphone edit between the typo's code and the word's
+FREQUENCY_WEIGHT = 0.4  # per factor of ten in corpus count
+MAX_LENGTH_GAP = 3  # letters between the typo's length and a candidate's: a cheap first cut of the pool
+
+_NOT_LETTER = re.compile("[^a-z]")
+
+
+def sound_codes(word: str) -> tuple[str, str]:
+    """(Metaphone, Soundex) of the letters of `word`; ("", "") when it has none."""
+    # Most words are plain lowercase letters already: the regex is for the rest (a third of the cost otherwise).
+    letters = word if word.isascii() and word.isalpha() and word.islower() else _NOT_LETTER.sub("", word.lower())
+    return (jellyfish.metaphone(letters), jellyfish.soundex(letters)) if letters else ("", "")
+
+
+class SoundIndex:
+    """The listed words that sound most like a typo (see the module docstring), from `counts` (word -> count).
+
+    Everything it holds is numpy arrays (`arrays`, `from_arrays`), so `typofix.words.indexcache` can keep it on disk
+    and a later run loads it instead of computing 250,000 sound codes."""
+
+    def __init__(self, counts: dict[str, int]):
+        words = list(counts)
+        codes = [sound_codes(w) for w in words]
+        rows = [row for row, (_, soundex) in enumerate(codes) if soundex]  # words with a letter
+        metaphones, soundexes = [codes[r][0] for r in rows], [codes[r][1] for r in rows]
+        self._set(words, {
+            "rows": np.array(rows, dtype=np.int64),  # (N,) each indexed word's row in `counts`
+            "log_count": np.log10(np.maximum(np.array([counts[words[r]] for r in rows], dtype=np.float64), 1.0)),
+            "metaphone": np.array(metaphones, dtype=str),  # (N,) each word's codes
+            **_CodeGroups.build(metaphones, with_deletions=True).arrays("metaphone"),
+            **_CodeGroups.build(soundexes).arrays("soundex"),
+        })
+
+    @classmethod
+    def from_arrays(cls, counts: dict[str, int], arrays) -> "SoundIndex":
+        """The index whose `arrays()` these are, for the same `counts`, without computing a sound code."""
+        index = cls.__new__(cls)
+        index._set(list(counts), arrays)
+        # The codes were computed by jellyfish, which may have changed since: recompute a sample (ValueError
+        # tells the cache to build afresh).
+        sample = np.linspace(0, len(index.words) - 1, num=min(64, len(index.words)), dtype=np.int64).tolist()
+        if any(sound_codes(index.words[i])[0] != index._metaphone[i] for i in sample):
+            raise ValueError("sound codes differ from this jellyfish's")
+        return index
+
+    def _set(self, words: list[str], arrays) -> None:
+        self._arrays = {name: arrays[name] for name in _ARRAYS}
+        self.words = [words[r] for r in self._arrays["rows"].tolist()]
+        self._log_count = self._arrays["log_count"]
+        self._length = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
+        # Object arrays: a pool of a few hundred words is picked out in one fancy index, not a Python loop.
+        self._words = np.array(self.words, dtype=object)
+        self._metaphone = self._arrays["metaphone"].astype(object)
+        self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
+        self._by_soundex = _CodeGroups.from_arrays(self._arrays, "soundex")
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The index as named numpy arrays (no Python objects: they save and load without pickle)."""
+        return dict(self._arrays)
+
+    def near_many(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
+        """Up to `n` listed words that sound like each typo, best first, without the typo itself and the words
+        in `exclude[i]` for typo i (those the corrector already has). The pools of all typos are found at once
+        (a few binary searches for all their codes); each pool is then scored with two rapidfuzz calls."""
+        exclude = exclude if exclude is not None else [()] * len(typos)
+        result: list[list[str]] = [[] for _ in typos]
+        codes = [sound_codes(typo) for typo in typos]
+        todo = [i for i, (metaphone, _) in enumerate(codes) if metaphone and n > 0]
+        if not todo:
+            return result
+        metaphones = [codes[i][0] for i in todo]
+        by_sound = self._by_metaphone.rows_of(*self._by_metaphone.within_one_edit(metaphones))
+        by_letters = self._by_soundex.rows_of(*self._by_soundex.find([codes[i][1] for i in todo]))
+        # Each (typo, word) once, by typo then row (the order the ranking's ties keep).
+        owner, rows = unique_pairs(np.concatenate([by_sound[0], by_letters[0]]),
+                                   np.concatenate([by_sound[1], by_letters[1]]), len(self.words))
+        typo_length = np.array([len(typos[i]) for i in todo], dtype=np.int64)
+        near = np.abs(self._length[rows] - typo_length[owner]) <= MAX_LENGTH_GAP
+        owner, rows = owner[near], rows[near]
+        starts = np.searchsorted(owner, np.arange(len(todo) + 1)).tolist()
+        for who, i in enumerate(todo):
+            if starts[who + 1] > starts[who]:
+                result[i] = self._best(typos[i], metaphones[who], rows[starts[who]:starts[who + 1]], n, exclude[i])
+        return result
+
+    def _best(self, typo: str, metaphone: str, rows: np.ndarray, n: int, skip) -> list[str]:
+        """The `n` best of the pool `rows` (sorted) for `typo`, not `typo` itself nor in `skip`."""
+        pool = self._words[rows]
+        similarity = process.cdist([typo], pool, scorer=Levenshtein.normalized_similarity, dtype=np.float32)[0]
+        sound = process.cdist([metaphone], self._metaphone[rows], scorer=Levenshtein.distance, dtype=np.int32)[0]
+        score = SIMILARITY_WEIGHT * similarity - SOUND_WEIGHT * sound + FREQUENCY_WEIGHT * self._log_count[rows]
+        found = []
+        for k in np.argsort(-score, kind="stable").tolist():
+            if pool[k] != typo and pool[k] not in skip:
+                found.append(pool[k])
+                if len(found) == n:
+                    break
+        return found
+
+
+class _CodeGroups:
+    """Rows grouped by a code: the distinct codes sorted (`codes`), the rows of codes[i] at
+    order[starts[i]:starts[i + 1]], and optionally every code's one-deletion variants (itself among them),
+    sorted, with the code each came from (`variants`, `variant_of`): two codes one edit apart share a variant
+    (SymSpell's idea), so the codes near a typo's are a handful of binary searches away. Arrays throughout, so
+    that they save and load as they are (a dict of 60,000 codes would cost more to build than all the lookups
+    of a long text)."""
+
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self.codes, self.order, self.starts = arrays["codes"], arrays["order"], arrays["starts"]
+        self.variants, self.variant_of = arrays.get("variants"), arrays.get("variant_of")
+        self._arrays = arrays
+
+    @classmethod
+    def build(cls, codes: list[str], with_deletions: bool = False) -> "_CodeGroups":
+        ordered = np.array(codes, dtype=str)
+        order = np.argsort(ordered, kind="stable")
+        ordered = ordered[order]
+        first = np.concatenate([[True], ordered[1:] != ordered[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
+        starts = np.flatnonzero(first)
+        arrays = {"codes": ordered[starts], "order": order, "starts": np.append(starts, len(codes))}
+        if with_deletions:
+            variants, owners = _all_deletions(arrays["codes"].tolist())
+            variants = np.array(variants, dtype=arrays["codes"].dtype)
+            by_variant = np.argsort(variants, kind="stable")
+            arrays.update(variants=variants[by_variant], variant_of=owners[by_variant])
+        return cls(arrays)
+
+    @classmethod
+    def from_arrays(cls, arrays, name: str) -> "_CodeGroups":
+        prefix = f"{name}_"
+        return cls({key[len(prefix):]: value for key, value in arrays.items() if key.startswith(prefix)})
+
+    def arrays(self, name: str) -> dict[str, np.ndarray]:
+        return {f"{name}_{key}": value for key, value in self._arrays.items()}
+
+    def find(self, codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The listed ones of `codes`: (index in `codes`, index of the listed code)."""
+        lo, hi = self._spans(self.codes, codes)
+        found = hi > lo  # codes are distinct: a span is one code or none
+        return np.flatnonzero(found), lo[found]
+
+    def within_one_edit(self, codes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The listed codes at most one (Levenshtein) edit from each of `codes`: (index in `codes`, index of
+        the listed code), each pair once, by the first."""
+        variants, whose = _all_deletions(codes)
+        lo, hi = self._spans(self.variants, variants)
+        owner, positions = expand_spans(whose, lo, hi)
+        owner, listed = unique_pairs(owner, self.variant_of[positions], len(self.codes))
+        close = process.cpdist([codes[o] for o in owner.tolist()], self.codes[listed].tolist(),
+                               scorer=Levenshtein.distance, score_cutoff=1, dtype=np.int32) <= 1
+        return owner[close], listed[close]
+
+    def rows_of(self, owner: np.ndarray, listed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the codes `listed`, each with its `owner`: (owners, rows)."""
+        whose, positions = expand_spans(owner, self.starts[listed], self.starts[listed + 1])
+        return whose, self.order[positions]
+
+    @staticmethod
+    def _spans(listed: np.ndarray, wanted: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Where each of `wanted` runs in the sorted `listed`: (starts, ends); start == end where it is not."""
+        if not wanted or not len(listed):
+            return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=np.int64)
+        # Of the listed strings' own dtype: searchsorted would otherwise convert all of them on every call. That
+        # cuts a string longer than the longest listed one, which is not listed: its span is made empty.
+        keys = np.array(wanted, dtype=listed.dtype)
+        lo, hi = np.searchsorted(listed, keys, side="left"), np.searchsorted(listed, keys, side="right")
+        width = listed.dtype.itemsize // 4  # characters of the longest listed string
+        too_long = np.fromiter(map(len, wanted), dtype=np.int64, count=len(wanted)) > width
+        return lo, np.where(too_long, lo, hi)
+
+
+def _deletions(code: str) -> set[str]:
+    """`code` and every string one deletion from it."""
+    return {code, *(code[:i] + code[i + 1:] for i in range(len(code)))}
+
+
+def _all_deletions(codes: list[str]) -> tuple[list[str], np.ndarray]:
+    """`_deletions` of every code, flat: (variants, index in `codes` of the code each came from)."""
+    variants, owners = [], []
+    for i, code in enumerate(codes):
+        for variant in _deletions(code):
+            variants.append(variant)
+            owners.append(i)
+    return variants, np.array(owners, dtype=np.int64)
+
+
+_ARRAYS = ("rows", "log_count", "metaphone", "metaphone_codes", "metaphone_order", "metaphone_starts",
+           "metaphone_variants", "metaphone_variant_of", "soundex_codes", "soundex_order", "soundex_starts")
