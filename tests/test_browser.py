@@ -14,7 +14,7 @@ import pytest
 from tests.explorer import CHROMIUM, Browser, dump_dom, served
 from tests.test_serve import correct
 from typofix.engine.corrector import Corrector
-from typofix.files.modelfile import bundled_onnx_path
+from typofix.files.modelfile import bundled_onnx_path, resolve_model
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs /usr/bin/chromium (make test-browser)"),
               pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")]
@@ -67,7 +67,7 @@ def test_the_page_shows_the_correction_and_the_models_attention():
     with served() as (base, _):
         page = Page(dump_dom(base + "/?q=recieve"))
         api = correct(base, "recieve")
-    expected = Corrector.load(bundled_onnx_path()).explain("recieve", 5)
+    expected = Corrector.load(resolve_model()).explain("recieve", 5)
     assert page.corrected == ["receive"]
     [panel] = page.panels
     assert panel["candidates"] == [c.word for c in expected] and panel["pressed"] == "receive"
@@ -98,7 +98,7 @@ SHOWN = """[...document.querySelectorAll("rect[data-weight]")].map((cell) =>
 
 
 def test_click_hover_and_a_new_query():
-    expected = {c.word: c for c in Corrector.load(bundled_onnx_path()).explain("recieve", 5)}
+    expected = {c.word: c for c in Corrector.load(resolve_model()).explain("recieve", 5)}
     with served() as (base, _), Browser() as browser:
         browser.goto(base + "/?q=recieve")
         browser.wait_for('document.querySelector("rect[data-weight]")')
@@ -118,7 +118,7 @@ def test_click_hover_and_a_new_query():
                          'document.getElementById("ask").requestSubmit(); true')
         browser.wait_for('document.querySelector("h2") && document.querySelector("h2").textContent === "definately"')
         assert browser.evaluate("location.search") == "?q=definately"
-        best = Corrector.load(bundled_onnx_path()).explain("definately", 1)[0]
+        best = Corrector.load(resolve_model()).explain("definately", 1)[0]
         assert browser.evaluate('document.querySelector("button[aria-pressed=true]").dataset.word') == best.word
         cells = {(t, j): w for t, j, w in browser.evaluate(SHOWN)}
         np.testing.assert_allclose(matrix(cells), best.attn, atol=1e-3)

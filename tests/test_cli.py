@@ -97,7 +97,12 @@ def test_onnx_model_errors(tmp_path, tiny_ckpt):
         (tmp_path / name).write_bytes(content)
         one_line_error(typofix("correct", "--model", str(tmp_path / name), "teh"), 1)
         one_line_error(typofix("evaluate", "data/eval/norvig-testset1.tsv", "--model", str(tmp_path / name)), 1)
-    one_line_error(typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(good)), 1)
+        one_line_error(typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(tmp_path / name)), 1)
+    # An ONNX export carries its encoder's embeddings (the map serve shows), not its decoder's.
+    assert typofix("plot-embeddings", "--out", str(tmp_path / "e.png"), "--model", str(good)).returncode == 0
+    assert (tmp_path / "e.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    one_line_error(typofix("plot-embeddings", "--embedding", "decoder", "--out", str(tmp_path / "d.png"),
+                           "--model", str(good)), 1)
 
 
 TORCH_LOADED = ("import sys; from typofix.apps.cli import main; code = main(sys.argv[1:]); "

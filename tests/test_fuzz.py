@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from typofix.apps import cli
+from typofix.apps.cli import correct as correct_command
 from typofix.engine.corrector import Corrector
 from typofix.engine.settings import DecodingSettings
 from typofix.words.text import split_text
@@ -79,7 +80,7 @@ def run_cli(argv: list[str], stdin: bytes = b"", corrector: Corrector | None = N
             patch.setattr(sys, "stdout", fout)
             patch.setattr(sys, "stderr", ferr)
             if corrector is not None:
-                patch.setattr(cli, "load_corrector", lambda args: corrector)
+                patch.setattr(correct_command, "load_corrector", lambda args: corrector)
             code = cli.main(argv)
         return code, paths["out"].read_bytes(), paths["err"].read_text()
 

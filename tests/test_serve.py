@@ -24,7 +24,7 @@ import pytest
 from tests.explorer import served
 from tests.test_cli import one_line_error, typofix
 from typofix.engine.corrector import Corrector
-from typofix.files.modelfile import bundled_onnx_path
+from typofix.files.modelfile import bundled_onnx_path, resolve_model
 
 needs_bundled_onnx = pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")
 
@@ -64,7 +64,7 @@ def bundled():
 @needs_bundled_onnx
 def test_correct_api_carries_the_models_attention(bundled):
     answer = correct(bundled, "recieve")
-    corrector = Corrector.load(bundled_onnx_path())
+    corrector = Corrector.load(resolve_model())  # the model `typofix correct` runs
     expected = corrector.explain("recieve", 5)
     [entry] = answer["words"]
     assert entry["input"] == "recieve" and entry["chars"] == list("recieve")
@@ -102,7 +102,7 @@ def test_page_models_and_embedding_map(bundled):
     for name in ("index.html", "app.js", "style.css"):  # offline: nothing is fetched from anywhere else
         urls = set(re.findall(r"https?://[^\s\"'`)]+", static.joinpath(name).read_text()))
         assert urls <= {"http://www.w3.org/2000/svg"}, (name, urls)
-    assert get(bundled + "/api/models")[2] == {"models": [{"index": 0, "name": "default.onnxz (bundled)",
+    assert get(bundled + "/api/models")[2] == {"models": [{"index": 0, "name": f"{resolve_model().name} (bundled)",
                                                            "attention": "additive"}]}
     answer = get(bundled + "/api/embeddings")[2]
     chart = answer["map"]

@@ -26,11 +26,11 @@ stderr. Exit codes as `typofix`: 1 model error, 2 bad usage or a bad word list, 
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from typofix import __version__
+from typofix.files.exits import UsageError, run_command
 
 BANNER = f"@(#) International Ispell Version 3.1.20 (but really typofix {__version__})"
 SUGGESTIONS = 10
@@ -76,10 +76,6 @@ def parse_args(argv: list[str]) -> Options:
         else:
             options.notes.append(f"typofix-ispell: note: ignoring option {arg!r}")
     return options
-
-
-class UsageError(Exception):
-    """Bad arguments or a bad word list: exit code 2."""
 
 
 class Session:
@@ -185,28 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="surrogateescape")
-    try:
-        return run(parse_args(sys.argv[1:] if argv is None else argv), sys.stdin, sys.stdout)
-    except UsageError as err:
-        return _fail(err, 2)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
-    except Exception as err:
-        if os.environ.get("TYPOFIX_DEBUG"):
-            raise
-        modelfile = sys.modules.get("typofix.files.modelfile")
-        if modelfile is not None and isinstance(err, modelfile.ModelError):
-            return _fail(err, 1)
-        return _fail(err, 2 if isinstance(err, (ValueError, OSError)) else 1)
-
-
-def _fail(error, code: int) -> int:
-    lines = str(error).strip().splitlines()
-    print(f"typofix-ispell: error: {lines[0] if lines else type(error).__name__}", file=sys.stderr)
-    return code
+    return run_command("typofix-ispell",
+                       lambda: run(parse_args(sys.argv[1:] if argv is None else argv), sys.stdin, sys.stdout))
 
 
 if __name__ == "__main__":

@@ -42,7 +42,8 @@ from typofix import __version__
 from typofix.insight.charmap import char_class, project
 from typofix.engine.corrector import Corrector
 from typofix.engine.explain import changes, describe
-from typofix.files.modelfile import bundled_model_path, bundled_onnx_path
+from typofix.files.modelfile import resolve_model
+from typofix.insight.embeddings import read_embeddings
 from typofix.words.text import split_text
 from typofix.words.vocab import Vocab
 
@@ -80,27 +81,13 @@ class ServedModel:
 
 
 def load_model(path: str | None) -> ServedModel:
-    """The model at `path` (None: the bundled one, ONNX when it is there), with its embedding map."""
-    file = Path(path) if path else (bundled_onnx_path() if bundled_onnx_path().is_file() else bundled_model_path())
+    """The model at `path` (None: the bundled one, the file `typofix correct` runs), with its embedding map."""
+    file = resolve_model(path)
     corrector = Corrector.load(file)
-    hparams, matrix = _read_embeddings(file)
+    hparams, _, matrix = read_embeddings(file)
     name = path if path else f"{file.name} (bundled)"
     return ServedModel(name, corrector, hparams.get("attention"), _embedding_map(matrix, corrector.vocab),
-                 threading.Lock())
-
-
-def _read_embeddings(path: Path) -> tuple[dict, np.ndarray | None]:
-    """(hyperparameters, the encoder's embedding matrix (V, E) or None) of a model file."""
-    if path.suffix == ".onnxz":
-        from typofix.engine.onnx_stepper import read_embeddings
-
-        meta, matrix = read_embeddings(path)
-        return dict(meta.get("hparams") or {}), matrix
-    from typofix.nn.checkpoint import read_checkpoint
-
-    source = read_checkpoint(path)
-    weight = source.state_dict.get("encoder.embedding.weight")
-    return source.hparams, None if weight is None else weight.float().numpy()
+                       threading.Lock())
 
 
 def _embedding_map(matrix: np.ndarray | None, vocab: Vocab) -> dict | None:

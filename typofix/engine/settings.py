@@ -31,97 +31,116 @@ Scores are the noisy channel: log P_model(word | typo) / length^alpha + prior_we
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from typofix.files.modelfile import BUNDLED
-
 
 SCORERS = ("fitted", "hand")
 
 
+def knob(default, help: str | None = None, metavar: str | None = None, low: float | None = None,
+         low_open: bool = False, high: float | None = None, choices: tuple | None = None,
+         switch: tuple[str, object, str] | None = None):
+    """A setting with what its command-line option and its check need: `help` and `metavar` (no help: no
+    option), the range [`low`, `high`] (`low_open`: `low` itself excluded) or `choices`, and `switch`, a flag
+    that sets the value to a constant: (flag, value, help)."""
+    return field(default=default, metadata={"help": help, "metavar": metavar, "low": low, "low_open": low_open,
+                                            "high": high, "choices": choices, "switch": switch})
+
+
+def out_of_range(spec, value) -> str | None:
+    """What is wrong with `value` for the setting `spec` (a dataclass field made by `knob`), or None."""
+    meta = spec.metadata
+    if meta.get("choices") is not None and value not in meta["choices"]:
+        return f"must be one of {', '.join(meta['choices'])}, got {value!r}"
+    low, high = meta.get("low"), meta.get("high")
+    if low is not None and high is not None:
+        inside = (value > low if meta["low_open"] else value >= low) and value <= high
+        bracket = "(" if meta["low_open"] else "["
+        return None if inside else f"must be in {bracket}{low:g}, {high:g}], got {value}"
+    if low is not None and not value >= low:
+        return f"must be at least {low:g}, got {value}" if isinstance(value, int) else \
+            f"must be a number >= {low:g}, got {value}"
+    if isinstance(value, float) and value != value:  # nan: no score would ever compare
+        return "must be a number, got nan"
+    return None
+
+
 @dataclass(frozen=True)
 class DecodingSettings:
-    """The correction engine's settings; `DecodingSettings()` is the tuned default, `preset("fast")` the fast one."""
+    """The correction engine's settings; `DecodingSettings()` is the tuned default, `preset("fast")` the fast one.
+
+    Each field's metadata (`knob`) is the one source of its range and its command-line option: the CLI's
+    options are generated from it and `__post_init__` checks it. How each default was chosen: docs/tuning.md.
+    """
 
     # How candidates are scored: "fitted", the weights `bench/fit_rerank.py` fitted to the dev sets
-    # (`typofix.engine.ranking`, data/rerank.json; it reads `alpha` from its table), or "hand", the noisy channel
-    # below with its four hand-tuned weights.
-    scorer: str = "fitted"
+    # (`typofix.engine.ranking`; it reads `alpha` from its table), or "hand", the noisy channel of the four
+    # weights below.
+    scorer: str = knob("fitted", "how candidates are ranked: fitted (weights fitted to the dev sets' misspellings, "
+                       "the default) or hand (the noisy channel of the four weights below)", "{fitted,hand}",
+                       choices=SCORERS)
     # The fitted scorer's table, a file of data/ (shipped as `typofix.wordlist`): its weights were fitted with
-    # one model's scores and one preset's candidates, so each preset names its own (`bench.fit_rerank --preset`).
-    rerank_table: str = "rerank.json"
-    # The noisy channel (`search.channel_score`); alpha also normalises the beam search's scores.
-    alpha: float = 1.75
-    prior_weight: float = 0.03
-    edit_weight: float = 0.1
-    first_letter_weight: float = 0.1
+    # one model's scores and one preset's candidates, so each preset names its own.
+    rerank_table: str = knob("rerank.json")
+    # The noisy channel (`typofix.engine.ranking`); alpha also normalises the beam search's scores.
+    alpha: float = knob(1.75, "length normalisation: log P / length^A", "A", low=0)
+    prior_weight: float = knob(0.03, "weight of log P(word) in the hand-set noisy channel", "W", low=0)
+    edit_weight: float = knob(0.1, "penalty per edit between typo and candidate", "M", low=0)
+    first_letter_weight: float = knob(0.1, "penalty for a candidate that starts with another letter than the typo",
+                                      "B", low=0)
     # The cheap pass: the model's own greedy answer (lexicon-constrained) and the `shortlist` one-edit words.
-    greedy: bool = True
-    shortlist: int = 6
+    greedy: bool = knob(True)
+    shortlist: int = knob(6, "one-edit neighbours the cheap pass scores with the model", "N", low=0)
     # The wide pass. beam 1: its candidates are the neighbours alone (one edit, two edits, sound-alikes), scored
-    # as a trie; a wider beam adds the model's own beam search (on the dev sets, beam 12 gave the same top-1 as
-    # beam 1 at 0.6x its speed, now that sound-alikes reach the far-off words). beam 1, wide_margin 0 and
-    # wide_min_edits 0: no wide pass at all.
-    beam: int = 1
-    # In the fitted scorer's units (`bench.tune_decoding --scorer fitted`); the hand channel's were 0.7 and 3.
-    # With the stage-5 model, wide_min_edits 0 (the margin alone decides) gave the same norvig-testset1 and
-    # birkbeck-dev 48.05% against 47.97% with 3, sending 43% of typos wide instead of 47%. 8 (and min_confidence
-    # -5) since the int8 step's fixed ranges: the tuner's first with wide_min_edits 0, mean 69.02 against 69.00
-    # for 6 and -3, the same 44% of typos wide; `typofix evaluate` birkbeck-dev 3,566 rows against 3,563.
-    wide_margin: float = 8.0
-    wide_min_edits: int = 0
-    # The wide pass's candidates besides the cheap pass's: the most frequent one edit away (a large number: all
-    # of them), two edits away, and sound-alikes. On the dev sets, 0 / 3 / 3 give the top-1 of all / 5 / 5
-    # (norvig-testset1 87.5%, birkbeck-dev 45.0%) at 1.4x the speed (the cheap pass's `shortlist` already holds
-    # the likely one-edit words), and on the dev prose 66.0% fixed instead of 65.3%. Ten sound-alikes rather
-    # than three since the fitted scorer's similarity features (`typofix.engine.ranking`) can rank them: top-1 among the
-    # candidates on birkbeck-dev 49.5% against 49.2% with three (and 49.5% with twenty and ten two-edit words).
-    one_edit_candidates: int = 0
-    two_edit_candidates: int = 3
-    sound_candidates: int = 10
-    prune: bool = True  # stop the wide beam's hypotheses that can no longer beat the cheap answer
-    # Context in text (typofix.words.context): weight of the neighbours' evidence (0: off) and its interpolation.
-    # (1.0 for the fitted scorer, whose scores spread wider: 67.4% of the dev prose's misspellings fixed against
-    # 64.7% at 0.3; the hand channel's was 0.3, the fast preset's)
-    context_weight: float = 1.0
-    context_mix: float = 0.9
-    context_max_edits: int = 2  # the context may pick the best candidate, the typo, or one this near the typo
-    # What is left alone.
-    # The fitted scorer's (the hand channel's was -0.5). -3.0 since the similarity and usage features
-    # (`bench.tune_decoding --scorer fitted`, with wide_margin 6: birkbeck-dev 50.55% against 49.68% at -1.0,
-    # norvig-testset1 the same; the dev prose 13 correct words broken of 20,599, against 12 at -1.5); -5.0 with
-    # wide_margin 8 since the int8 step's fixed ranges (above; the dev prose the same 794 fixed, 13 broken).
-    min_confidence: float = -5.0
-    leave_accepted: bool = True
-    leave_special: bool = True
+    # as a trie; a wider beam adds the model's own beam search. beam 1, wide_margin 0 and wide_min_edits 0: no
+    # wide pass at all. The margin is in the scorer's units.
+    beam: int = knob(1, "beam width of the wide search for uncertain words; 1 (the default): its candidates alone, "
+                     "no beam search", "N", low=1)
+    wide_margin: float = knob(8.0, "a cheap answer that beats leaving the word by less than D gets the wide search",
+                              "D", low=0)
+    wide_min_edits: int = knob(0, low=0)
+    # The wide pass's candidates besides the cheap pass's: the most frequent one edit away (the cheap pass's
+    # shortlist already holds the likely ones), two edits away, and sound-alikes (for the far-off misspellings).
+    one_edit_candidates: int = knob(0, "the N most frequent words one edit away join the wide search (besides the "
+                                    "cheap pass's shortlist)", "N", low=0)
+    two_edit_candidates: int = knob(3, "the N most frequent words two edits away join the wide search", "N", low=0)
+    sound_candidates: int = knob(10, "the N words that sound most like the typo (Metaphone, Soundex) join the wide "
+                                 "search", "N", low=0)
+    prune: bool = knob(True)  # stop the wide beam's hypotheses that can no longer beat the cheap answer
+    # Context in text (`typofix.words.context`): weight of the neighbours' evidence (0: off) and its interpolation.
+    context_weight: float = knob(1.0, "weight of the neighbouring words' evidence (word bigrams) in text; 0 is "
+                                 "--no-context", "W", low=0,
+                                 switch=("--no-context", 0.0, "in text, rank a misspelled word's candidates without "
+                                         "its neighbouring words (the word-bigram model; on by default)"))
+    context_mix: float = knob(0.9, "interpolation of the bigram evidence with none, in (0, 1]", "L", low=0,
+                              low_open=True, high=1)
+    # The context may pick the best candidate, the typo, or one this near the typo.
+    context_max_edits: int = knob(2, "in context, a candidate other than the best may win only when it is at most "
+                                  "N edits from the typo", "N", low=0)
+    # What is left alone. The confidence rule: the best correction replaces the typo only when its score beats
+    # the typo's own by at least min_confidence (negative: the model scores copying any word highly, so the
+    # typo must be clearly more likely to stay).
+    min_confidence: float = knob(-5.0, "rewrite an unknown word only when its best correction's score beats the "
+                                 "word's own by C (higher: fewer, surer corrections)", "C")
+    leave_accepted: bool = knob(True, switch=("--correct-accepted", False, "correct words the dictionary accepts "
+                                              "too (by default a word that is a word is never rewritten)"))
+    leave_special: bool = knob(True, switch=("--correct-special", False, "correct acronyms, roman numerals, "
+                                             "initials and code-like tokens too (left alone by default)"))
     # The model alone: no lexicon constraint, no candidates, no prior, nothing accepted.
-    use_lexicon: bool = True
+    use_lexicon: bool = knob(True, switch=("--no-lexicon", False, "the model alone: no word-list constraint, no "
+                                           "candidates, no frequency prior, no word left alone"))
     # The bundled model to run where no model file is given: "default", or "fast" (a quarter of its width,
     # `conf/experiment/fast.yaml`; a decoder step costs about a quarter as much).
-    bundled_model: str = "default"
+    bundled_model: str = knob("default", choices=BUNDLED)
 
     def __post_init__(self):
-        for name in ("beam",):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("shortlist", "wide_min_edits", "one_edit_candidates", "two_edit_candidates", "sound_candidates",
-                     "context_max_edits"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
+        for spec in fields(self):
+            problem = out_of_range(spec, getattr(self, spec.name))
+            if problem:
+                raise ValueError(f"{spec.name} {problem}")
         if not (self.rerank_table.endswith(".json") and "/" not in self.rerank_table):
             raise ValueError(f"rerank_table must name a .json table of data/, got {self.rerank_table!r}")
-        if self.scorer not in SCORERS:
-            raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, got {self.scorer!r}")
-        if self.bundled_model not in BUNDLED:
-            raise ValueError(f"bundled_model must be one of {', '.join(BUNDLED)}, got {self.bundled_model!r}")
-        if self.min_confidence != self.min_confidence:  # nan: no word would ever compare
-            raise ValueError("min_confidence must be a number, got nan")
-        if not 0.0 < self.context_mix <= 1.0:
-            raise ValueError(f"context_mix must be in (0, 1], got {self.context_mix}")
-        for name in ("alpha", "prior_weight", "edit_weight", "first_letter_weight", "wide_margin", "context_weight"):
-            value = getattr(self, name)
-            if not value >= 0:  # also rejects nan
-                raise ValueError(f"{name} must be a number >= 0, got {value}")
 
     @classmethod
     def preset(cls, name: str, **overrides) -> "DecodingSettings":
@@ -146,18 +165,12 @@ class DecodingSettings:
 
 PRESETS: dict[str, DecodingSettings] = {
     "default": DecodingSettings(),
-    # The previous default: the hand-set noisy channel with the values `bench.tune_decoding` chose for it
-    # (whole dev sets: norvig-testset1 87.5%, birkbeck-dev 44.8%); `bench.network_value` compares networks by it.
+    # The hand-set noisy channel with the values `bench.tune_decoding` chose for it (the default before the
+    # fitted scorer); `bench.network_value` compares networks by it.
     "hand": DecodingSettings(scorer="hand", min_confidence=-0.5, wide_margin=0.7, wide_min_edits=3, context_weight=0.3,
                              sound_candidates=3),
-    # Chosen on the dev sets with the fast model (whole sets, top-1 norvig-testset1 / birkbeck-dev). With the
-    # hand-set channel: greedy on 81.1 / 40.0, off 83.4 / 42.0 (wide_margin 0.3), 85.3 / 42.9 (0.7). With its own
-    # fitted table (`bench.fit_rerank --preset fast`, cross-validated 84.5 / 47.0 against the hand channel's
-    # 83.4 / 43.3 among these candidates) and the gate and confidence rule `bench.tune_decoding --preset fast
-    # --scorer fitted --beams 1` chose (-3 and 6, then the default's too; -5 and 8 gave 0.1 points more on
-    # birkbeck-dev and nothing on norvig-testset1): 86.0 / 46.2 at the same speed, the dev prose 66.4% fixed against 64.6%,
-    # the same 11 correct words broken. Three two-edit words as well gave 85.7 / 47.6 at 0.62x the speed on
-    # birkbeck-dev (the preset exists for speed), context weight 0.3 rather than the default's 1.0 fixed 61.5%.
+    # Speed first: the smaller bundled model with its own fitted table, no greedy decode (with this model it cost
+    # top-1), a narrower cheap pass and sound-alikes alone in the wide pass. Figures: docs/tuning.md.
     "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,
                              greedy=False, shortlist=3, wide_margin=6.0, two_edit_candidates=0, sound_candidates=3),
 }

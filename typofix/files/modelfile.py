@@ -1,11 +1,14 @@
-"""What every model loader shares: the one error a bad model file raises, and where the bundled models live.
+"""What every model loader shares: the one error a bad model file raises, where the bundled models live, and
+the one function that says which model file a command runs (`resolve_model`).
 
-Kept apart (stdlib only) so that the torch loader (`checkpoint`), the onnxruntime loader (`onnx_model`), the
-corrector and the CLI agree on `ModelError` without any of them importing torch.
+Kept apart (stdlib only) so that the torch loader (`typofix.nn.checkpoint`), the onnxruntime loader
+(`typofix.engine.onnx_stepper`), the corrector and every front door agree on `ModelError` and on the file to
+run without any of them importing torch.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from importlib import resources
 from pathlib import Path
 
@@ -40,3 +43,21 @@ def check_file(path: Path) -> None:
         raise ModelError(f"model file not found: {path}")
     if not path.is_file():
         raise ModelError(f"model path is not a file: {path}")
+
+
+def resolve_model(path: str | Path | None = None, preset: str = "default", onnx: bool = True) -> Path:
+    """The model file to run: `path` when one is given (checked to be a file), else the bundled model of
+    `preset` ("default" or "fast"): its int8 ONNX export where `onnx` is allowed (a CPU run) and onnxruntime is
+    installed, else its float ONNX export, else its torch export. Every front door (correct, check, the Ispell
+    pipe, serve, the plots) resolves its model here, so they all run the same file and rank the same way."""
+    if path is not None:
+        path = Path(path)
+        check_file(path)
+        return path
+    if preset not in BUNDLED:
+        raise ModelError(f"no bundled model {preset!r}; the bundled ones are {', '.join(BUNDLED)}")
+    if onnx and importlib.util.find_spec("onnxruntime") is not None:
+        for candidate in (bundled_int8_path(preset), bundled_onnx_path(preset)):
+            if candidate.is_file():
+                return candidate
+    return bundled_model_path(preset)

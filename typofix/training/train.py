@@ -28,6 +28,7 @@ from omegaconf import DictConfig, OmegaConf, open_dict, read_write
 from omegaconf.errors import OmegaConfBaseException
 
 from typofix.training.config_schema import ConfigError, did_you_mean, validate
+from typofix.files import exits
 from typofix.files.modelfile import ModelError
 from typofix.training.resume import RECORD, check_checkpoint, keep_record, quoted, resume_arguments
 
@@ -35,7 +36,6 @@ from typofix.training.resume import RECORD, check_checkpoint, keep_record, quote
 
 CONFIG_MODULE = "typofix.conf"
 CONFIG_PATH = f"pkg://{CONFIG_MODULE}"
-USAGE_ERROR = 2  # a bad config value or key, as `typofix` exits for usage errors
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def check_config(cfg: DictConfig) -> None:
                 node = cfg[key]
                 values[key] = OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else node
             except OmegaConfBaseException as err:  # an interpolation that does not resolve, say
-                raise ConfigError(f"{key}: {_one_line(err)}") from None
+                raise ConfigError(f"{key}: {exits.one_line(err)}") from None
     validate(values)
     check_checkpoint(cfg)
 
@@ -174,11 +174,11 @@ def _report(err: BaseException) -> None:
     from typofix.training.system import NonFiniteLossError
 
     if isinstance(err, TrainingStopped):
-        _fail(str(err), 128 + signal.SIGTERM)  # the shell's status for "terminated by SIGTERM"
+        _fail(err, exits.TERMINATED, label="")  # not an error: a stop with a way back
     # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
     if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
                         FileNotFoundError, InstantiationException, MisconfigurationException)):
-        _fail("error: " + _one_line(err), USAGE_ERROR if isinstance(err, ConfigError) else 1)
+        _fail(err, exits.USAGE if isinstance(err, ConfigError) else exits.MODEL_ERROR)
 
 
 def _discard(run_dir: Path, own_dir: bool) -> None:
@@ -202,19 +202,16 @@ def _launching_process() -> bool:
     return all(int(r) == 0 for r in ranks)
 
 
-def _fail(message: str, status: int) -> None:
+def _fail(err: BaseException, status: int, label: str = "error") -> None:
+    """Exit with the one-line error of the exit policy (`typofix.files.exits`), said once under DDP."""
     rank = 0
     if "lightning" in sys.modules:  # set by the strategy once processes are launched
         from lightning.pytorch.utilities.rank_zero import rank_zero_only
 
         rank = rank_zero_only.rank
     if rank == 0:  # under DDP every process gets the error; say it once
-        print(f"typofix-train: {message}", file=sys.stderr)
+        exits.fail("typofix-train", err, status, label)
     sys.exit(status)
-
-
-def _one_line(err: BaseException) -> str:
-    return " ".join(str(err).split())
 
 
 class _NoTips(logging.Filter):
@@ -267,7 +264,7 @@ def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
     try:
         parsed = OverridesParser.create().parse_overrides(overrides)
     except HydraException as err:
-        raise ConfigError(_one_line(err)) from None
+        raise ConfigError(exits.one_line(err)) from None
     if multirun:
         parsed = [o for o in parsed if not o.is_sweep_override()]
     groups = _groups()
@@ -290,7 +287,7 @@ def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
                     raise ConfigError(f"{override.input_line}: unknown key{hint}")
             cfg = compose("train", [o.input_line for o in parsed], return_hydra_config=True)
         except HydraException as err:
-            raise ConfigError(_one_line(err)) from None
+            raise ConfigError(exits.one_line(err)) from None
         # What Hydra does before the job: the run folder is the output dir that ${run_dir} reads.
         with read_write(cfg.hydra.runtime), open_dict(cfg.hydra.runtime):
             cfg.hydra.runtime.output_dir = str(Path(cfg.hydra.run.dir).absolute())
@@ -311,9 +308,9 @@ def main() -> None:
             overrides, run = resume_arguments(args.overrides)
             compose_checked(overrides, multirun=args.multirun)
         except ConfigError as err:
-            _fail("error: " + _one_line(err), USAGE_ERROR)
+            _fail(err, exits.USAGE)
         except (ModelError, FileNotFoundError) as err:
-            _fail("error: " + _one_line(err), 1)
+            _fail(err, exits.MODEL_ERROR)
         own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
         if run is not None and own_folder and _launching_process():
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/

@@ -1,0 +1,46 @@
+"""The `typofix` command line (also `python -m typofix`): one module per subcommand, each with `add`, which
+declares its options, and a handler that imports what it needs when it runs, so `typofix --help` never loads
+torch. Exit codes and errors: `typofix.files.exits` (one line on stderr; TYPOFIX_DEBUG=1 for the traceback)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from typofix import __version__
+from typofix.apps.cli import check, correct, evaluate, export, plots, serve
+from typofix.files.exits import UsageError, run_command
+
+PROG = "typofix"
+SUBCOMMANDS = (correct.add, check.add, plots.add_attention, plots.add_embeddings, evaluate.add, export.add, serve.add)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (usage stays available through --help)."""
+
+    def error(self, message: str):
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog=PROG, description="Correct misspelled English words with a character-level "
+                    "LSTM encoder-decoder with attention.")
+    parser.add_argument("--version", action="version", version=f"typofix {__version__}")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(subcommands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one command; returns the exit code."""
+    # Undecodable bytes (in arguments or text) travel through as they came instead of failing to print.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape")
+
+    def body() -> int:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+
+    return run_command(PROG, body)

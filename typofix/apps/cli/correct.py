@@ -1,0 +1,141 @@
+"""`typofix correct`: words on the command line, or text from stdin or a file, streamed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import deque
+
+from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
+                                      json_line, load_corrector, positive_int, recipe)
+from typofix.files.exits import OK, UsageError
+
+
+def add(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "correct", help="correct words, or text from stdin or a file",
+        description="Correct the given words (one per line out, in order), or text: `-` reads stdin, --file F "
+                    "reads F, and the text comes back with only its misspelled words changed.")
+    parser.add_argument("words", nargs="*", metavar="WORD", help="words to correct, or - for text on stdin")
+    parser.add_argument("--file", metavar="F", help="correct the text of file F (streamed)")
+    parser.add_argument("--top-k", type=positive_int, default=1, metavar="K", help="K candidates per word")
+    parser.add_argument("--json", action="store_true", help="JSON lines: input and candidates with scores "
+                        "(for text: input line and corrected line)")
+    parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
+                        'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
+    add_jobs_option(parser, "text from - or --file")
+    add_real_words_option(parser)
+    add_words_option(parser)
+    add_model_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text_mode = args.file is not None or args.words == ["-"]
+    if args.file is not None and args.words:
+        raise UsageError("give words or --file, not both")
+    if not text_mode and not args.words:
+        raise UsageError("nothing to correct: give words, - for stdin, or --file F")
+    if not text_mode and "-" in args.words:
+        raise UsageError("- (read stdin) cannot be mixed with words")
+    if text_mode and args.top_k != 1:
+        raise UsageError("--top-k applies to words, not to text (- or --file)")
+    if args.explain and (text_mode or args.top_k != 1):
+        raise UsageError("--explain explains the best correction of words: not with -, --file or --top-k")
+    if args.jobs > 1 and not text_mode:
+        raise UsageError("--jobs applies to text (- or --file), not to words on the command line")
+    if args.real_words and not (text_mode and args.json and args.jobs == 1):
+        raise UsageError("--real-words reports in JSON lines: give it with --json and text (- or --file), one job")
+    if text_mode:
+        source = open_text(args.file)  # before the model: a missing file is reported at once
+        with source:
+            if args.jobs > 1:
+                from typofix.engine.jobs import CorrectorPool
+
+                with CorrectorPool(recipe(args), args.jobs) as pool:
+                    correct_stream(pool.correct_many, source, sys.stdout, args.json, interactive=False)
+            else:
+                corrector = load_corrector(args)
+                correct_stream(lambda batches: map(corrector.correct_many, batches), source, sys.stdout,
+                               args.json, interactive=source.isatty(),
+                               real_words=corrector.real_word_errors if args.real_words else None)
+        return OK
+    corrector = load_corrector(args)
+    if args.explain:
+        return explain(corrector, args.words, args.json)
+    if args.top_k == 1 and not args.json:
+        for line in corrector.correct_many(args.words):
+            print(line)
+        return OK
+    for word, ranked in zip(args.words, corrector.suggest_many(args.words, args.top_k)):
+        if args.json:
+            print(json_line({"input": word, "candidates": [{"word": w, "score": round(s, 4)} for w, s in ranked]}))
+        else:
+            print(f"{word}\t" + "\t".join(f"{w} ({s:.3f})" for w, s in ranked))
+    return OK
+
+
+def explain(corrector, words: list[str], as_json: bool) -> int:
+    """Per word, the correction `correct` gives and where it changes the word (typofix.engine.explain)."""
+    from dataclasses import asdict
+
+    from typofix.engine.explain import changes, describe
+
+    for word, fixed in zip(words, corrector.correct_many(words)):
+        if as_json:
+            print(json_line({"input": word, "output": fixed, "changes": [asdict(c) for c in changes(word, fixed)]}))
+        else:
+            print(describe(word, fixed))
+    return OK
+
+
+def open_text(path: str | None):
+    """The text source: stdin or a file, read as UTF-8 with undecodable bytes carried through unchanged
+    (surrogateescape) and line endings as they are (newline="")."""
+    if path is None:
+        return open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", newline="", closefd=False)
+    try:
+        return open(path, encoding="utf-8", errors="surrogateescape", newline="")
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None) -> None:
+    """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing).
+    `correct_batches` maps an iterable of batches (lists of texts) to their corrections, in order: one
+    corrector's `correct_many`, or a `CorrectorPool`'s. `real_words` (a corrector's `real_word_errors`) adds
+    each JSON record's "real_words"."""
+    from typofix.words.text import read_chunks
+
+    held: deque[list[tuple[str, bool]]] = deque()  # batches read, waiting for their corrections
+
+    def batches():
+        batch, size = [], 0
+        for chunk in read_chunks(source.readline):
+            batch.append(chunk)
+            size += len(chunk[0])
+            if interactive or size >= (1 << 16) or len(batch) >= 512:
+                held.append(batch)
+                yield [text for text, literal in batch if not literal]
+                batch, size = [], 0
+        held.append(batch)
+        yield [text for text, literal in batch if not literal]
+
+    for corrected in correct_batches(batches()):
+        write_batch(held.popleft(), corrected, out, as_json, real_words)
+
+
+def write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool, real_words=None) -> None:
+    corrected = iter(corrected)
+    suspects = iter(real_words([text for text, literal in batch if not literal]) if real_words else ())
+    for text, literal in batch:
+        fixed = text if literal else next(corrected)
+        if as_json:
+            record = {"input": text, "output": fixed}
+            if real_words is not None:
+                record["real_words"] = [] if literal else [{"offset": offset, "word": word, "likelier": likelier}
+                                                           for offset, word, likelier in next(suspects)]
+            out.write(json_line(record) + "\n")
+        else:
+            out.write(fixed)
+    out.flush()

@@ -1,0 +1,84 @@
+"""`typofix plot-attention` and `typofix plot-embeddings`: the model's attention and its character map."""
+
+from __future__ import annotations
+
+import argparse
+
+from typofix.apps.cli.options import add_model_options, check_image_name, load_corrector
+from typofix.files.exits import OK, UsageError
+
+
+def add_attention(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "plot-attention", help="draw the attention alignment of words (PNG or SVG)",
+        description="Draw, for each word, where the model looks while it writes its correction (Bahdanau et al. "
+                    "2015, Fig. 3): input characters across, output characters down, white = all attention. "
+                    "The characters the correction changes are outlined in red, a red line marks missing ones.")
+    parser.add_argument("words", nargs="+", metavar="WORD", help="words to correct and draw")
+    parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
+    add_model_options(parser)
+    parser.set_defaults(handler=run_attention)
+
+
+def run_attention(args: argparse.Namespace) -> int:
+    from typofix.engine.explain import changes, describe
+    from typofix.files.modelfile import ModelError
+    from typofix.insight import plots
+
+    check_image_name(args.out)
+    corrector = load_corrector(args)
+    vocab = corrector.vocab
+    words = [w.lower() for w in args.words]
+    for word in words:
+        if not word or not vocab.covers(word):
+            raise UsageError(f"cannot draw {word!r}: the model reads only the characters {vocab.alphabet!r}")
+    alignments = []
+    for word in words:
+        best = corrector.explain(word, k=1)[0]  # what the model writes, even for a known word
+        if best.attn is None:
+            raise ModelError("this model has no attention (attention=none): there is no alignment to draw")
+        out_chars = [*best.word, vocab.symbols[vocab.eos_id]]  # the end-of-word step gets a row too
+        alignments.append(plots.Alignment(word, out_chars, best.attn,
+                                          marks=[c.span for c in changes(word, best.word)],
+                                          title=describe(word, best.word)))
+    plots.save_figure(plots.plot_attention_grid(alignments), args.out)
+    print(f"wrote {args.out}")
+    return OK
+
+
+def add_embeddings(subcommands) -> None:
+    parser = subcommands.add_parser(
+        "plot-embeddings", help="draw the model's character embeddings (PNG or SVG)",
+        description="Project the model's character embeddings on their first two principal components and draw "
+                    "every character where it lands: vowels, consonants and other symbols in three colours.")
+    parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
+    parser.add_argument("--model", metavar="PATH", help="model file: an ONNX export (.onnxz), a slim export (.pt) "
+                        "or a training .ckpt (default: the bundled model, as `typofix correct` runs it)")
+    parser.add_argument("--embedding", choices=("encoder", "decoder"), default="encoder",
+                        help="the encoder's input embedding (reads the typo; default) or the decoder's (reads "
+                             "the correction written so far; an ONNX export stores the encoder's only, so the "
+                             "bundled torch model is drawn)")
+    parser.set_defaults(handler=run_embeddings)
+
+
+def run_embeddings(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from typofix.files.modelfile import ModelError, resolve_model
+    from typofix.insight import plots
+    from typofix.insight.embeddings import read_embeddings
+    from typofix.words.vocab import Vocab
+
+    check_image_name(args.out)
+    # The decoder's table is in torch models only: for the bundled model, its torch export.
+    path = resolve_model(args.model, onnx=args.embedding == "encoder")
+    _, alphabet, matrix = read_embeddings(path, args.embedding)
+    if matrix is None:
+        raise ModelError(f"{path}: this file stores no embeddings (exported before they were stored)")
+    vocab = Vocab(alphabet)
+    # The alphabet only: the specials' rows are padding (zeros) or never trained, noise on the map.
+    weights = np.asarray(matrix, dtype=np.float32)[vocab.encode(vocab.alphabet)]  # (A, E)
+    title = f"{args.embedding} character embeddings, {path.name}"
+    plots.save_figure(plots.plot_embeddings(weights, list(vocab.alphabet), title=title), args.out)
+    print(f"wrote {args.out}")
+    return OK

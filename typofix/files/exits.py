@@ -1,0 +1,75 @@
+"""How every entry point ends: one set of exit codes and one way to say what went wrong.
+
+`typofix`, `typofix-ispell` and `typofix-train` all exit 0 when all went well, 1 on findings (`check`) or a
+model error (missing, corrupt or incompatible model file), 2 on bad usage or bad input, 130 when interrupted
+(Ctrl-C) and 143 when terminated (SIGTERM), and 141 when the reader of their output went away. An error is
+one line on stderr, `PROG: error: MESSAGE`, never a traceback (TYPOFIX_DEBUG=1 re-raises instead). Kept here,
+stdlib only, so that front doors of every layer share it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+
+from typofix.files.modelfile import ModelError
+
+OK = 0
+FINDINGS = 1  # `check` found something
+MODEL_ERROR = 1
+USAGE = 2
+BROKEN_PIPE = 128 + signal.SIGPIPE
+INTERRUPTED = 128 + signal.SIGINT
+TERMINATED = 128 + signal.SIGTERM
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input data: exit code 2."""
+
+
+def one_line(error: BaseException | str) -> str:
+    """An error's message on one line (its type's name when it has none)."""
+    text = " ".join(str(error).split())
+    if text or not isinstance(error, BaseException):
+        return text
+    return type(error).__name__
+
+
+def fail(prog: str, error: BaseException | str, code: int, label: str = "error") -> int:
+    """Write `PROG: LABEL: MESSAGE` (no label: `PROG: MESSAGE`) to stderr and return `code`."""
+    message = f"{prog}: {label}: {one_line(error)}" if label else f"{prog}: {one_line(error)}"
+    # The message may echo the user's input (a lone surrogate from argv, say): escape what stderr cannot encode
+    # rather than fail while reporting the failure.
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    print(message.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
+    return code
+
+
+def code_for(error: BaseException) -> int:
+    """The exit code of an error that ended a command."""
+    if isinstance(error, UsageError):
+        return USAGE
+    if isinstance(error, ModelError):
+        return MODEL_ERROR
+    if isinstance(error, (ValueError, OSError)):
+        return USAGE
+    return MODEL_ERROR
+
+
+def run_command(prog: str, body: Callable[[], int]) -> int:
+    """Run a command's `body` under the exit policy and return its exit code."""
+    try:
+        return body()
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except BrokenPipeError:  # the reader went away (`typofix correct - < big | head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return BROKEN_PIPE
+    except Exception as error:  # the promise is one line, never a traceback
+        if os.environ.get("TYPOFIX_DEBUG"):
+            raise
+        if isinstance(error, (UsageError, ModelError, ValueError, OSError)):
+            return fail(prog, error, code_for(error))
+        return fail(prog, f"internal error: {type(error).__name__}: {one_line(error)}", MODEL_ERROR)
