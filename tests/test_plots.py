@@ -1,5 +1,6 @@
 import numpy as np
 import pytest
+from matplotlib.figure import Figure
 from PIL import Image
 
 from typofix.insight.plots import (Alignment, animate_embeddings, char_class, figure_to_rgb, pca, plot_attention,
@@ -28,6 +29,21 @@ def test_attention_ticks_are_the_characters_and_the_end_of_word():
     assert image.get_clim() == (0.0, 1.0) and image.get_cmap().name == "gray"
 
 
+def test_attention_axes_are_titled_and_the_weight_scale_is_beside_them():
+    out = list("receive") + ["</s>"]
+    fig = plot_attention("recieve", out, weights_for("recieve", out))
+    ax = fig.axes[0]
+    assert "input" in ax.get_xlabel() and "output" in ax.get_ylabel()
+    bar = ax.images[0].colorbar  # set by fig.colorbar(image): the scale reads this matrix's colours
+    assert bar is not None and bar.ax in fig.axes and len(fig.axes) == 2
+    assert (bar.vmin, bar.vmax) == (0.0, 1.0) and bar.cmap.name == "gray"
+    assert bar.ax.get_ylabel() == "attention weight"
+    # Drawn into a given axes (a panel of someone else's figure), it adds no scale of its own.
+    panel = Figure().add_subplot()
+    assert plot_attention("recieve", out, weights_for("recieve", out), ax=panel) is panel.figure
+    assert panel.images[0].colorbar is None and panel.figure.axes == [panel]
+
+
 def test_attention_marks_colour_the_typo_characters():
     out = list("receive") + ["</s>"]
     ax = plot_attention("recieve", out, weights_for("recieve", out), marks=[(3, 5)], title="t").axes[0]
@@ -45,9 +61,17 @@ def test_grid_has_one_labelled_panel_per_word_and_hides_the_spare_cells():
     words = ["teh", "recieve", "goverment"]
     alignments = [Alignment(w, list(w) + ["</s>"], weights_for(w, list(w) + ["</s>"]), title=w) for w in words]
     fig = plot_attention_grid(alignments)
-    visible = [ax for ax in fig.axes if ax.axison]
-    assert len(visible) == 3 and len(fig.axes) == 4  # a 2 x 2 grid, one cell left empty
+    panels = [ax for ax in fig.axes if ax.images or not ax.axison]
+    visible = [ax for ax in panels if ax.axison]
+    assert len(visible) == 3 and len(panels) == 4  # a 2 x 2 grid, one cell left empty
+    assert fig.axes[:4] == panels  # the panels first, in order (bench.ablation writes into the empty one)
     assert [tick_texts(ax.get_xticklabels()) for ax in visible] == [list(w) for w in words]
+    assert all("input" in ax.get_xlabel() and "output" in ax.get_ylabel() for ax in visible)
+    # One weight scale for the whole grid, 0 to 1 like every panel.
+    bars = [image.colorbar for ax in visible for image in ax.images if image.colorbar is not None]
+    assert len(bars) == 1 and len(fig.axes) == 5 and bars[0].ax is fig.axes[4]
+    assert (bars[0].vmin, bars[0].vmax) == (0.0, 1.0) and bars[0].ax.get_ylabel() == "attention weight"
+    assert all(image.get_clim() == (0.0, 1.0) for ax in visible for image in ax.images)
 
 
 def test_embedding_map_draws_every_symbol_once_in_its_class_colour():

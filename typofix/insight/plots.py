@@ -27,6 +27,10 @@ IMAGE_FORMATS = {".png": "png", ".svg": "svg"}
 CLASS_COLOURS = {"vowel": "#D55E00", "consonant": "#0072B2", "other": "#777777"}
 MARK_COLOUR = "#D55E00"
 CELL_INCHES = 0.32  # one attention cell: big enough for a 9 pt character label
+COLORBAR_INCHES = 0.9  # the attention scale beside the matrices, with its label
+INPUT_TITLE = "input: the typo's characters"
+OUTPUT_TITLE = "output: the characters written"
+WEIGHT_TITLE = "attention weight"
 
 
 class Alignment(NamedTuple):
@@ -45,24 +49,33 @@ class Alignment(NamedTuple):
 
 
 def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, *,
-                   marks: Sequence[tuple[int, int]] = (), title: str | None = None, ax=None) -> Figure:
+                   marks: Sequence[tuple[int, int]] = (), title: str | None = None, ax=None,
+                   colorbar: bool | None = None) -> Figure:
     """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when
-    writing output character t (y), black 0 to white 1. Pass the end-of-word step's label (e.g. "</s>") as
-    the last output character so the row that ends the word is named. Draws into `ax` when given."""
+    writing output character t (y), black 0 to white 1, each axis titled. Pass the end-of-word step's label
+    (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax` when
+    given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
+    one scale for all its panels)."""
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(out_chars), len(src_chars)):
         raise ValueError(f"weights have shape {weights.shape}, expected (outputs, inputs) = "
                          f"({len(out_chars)}, {len(src_chars)})")
+    if colorbar is None:
+        colorbar = ax is None
     if ax is None:
-        fig = _new_figure(max(2.5, CELL_INCHES * len(src_chars) + 1.2), max(2.0, CELL_INCHES * len(out_chars) + 1.0))
+        fig = _new_figure(max(2.5, CELL_INCHES * len(src_chars) + 1.6) + (COLORBAR_INCHES if colorbar else 0.0),
+                          max(2.0, CELL_INCHES * len(out_chars) + 1.4))
+        fig.get_layout_engine().set(w_pad=0.1, h_pad=0.1)
         ax = fig.add_subplot()
-    ax.imshow(weights, cmap="gray", vmin=0.0, vmax=1.0, aspect="equal", interpolation="nearest")
+    image = ax.imshow(weights, cmap="gray", vmin=0.0, vmax=1.0, aspect="equal", interpolation="nearest")
     ax.set_xticks(range(len(src_chars)), labels=list(src_chars), fontsize=9)
     ax.set_yticks(range(len(out_chars)), labels=list(out_chars), fontsize=9)
     # Input along the top, read left to right like the word; output top to bottom, as in the paper.
     ax.xaxis.tick_top()
     ax.xaxis.set_label_position("top")
     ax.tick_params(length=0)
+    ax.set_xlabel(INPUT_TITLE, fontsize=8, loc="left")  # from the first column, however short the word
+    ax.set_ylabel(OUTPUT_TITLE, fontsize=8, loc="top")
     # A frame around the matrix itself, not the axes: in a grid the axes may be larger than a short word,
     # and a white (weight 1) cell must not melt into the background.
     ax.set_frame_on(False)
@@ -72,8 +85,19 @@ def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, 
     for start, end in marks:
         _mark_span(ax, start, end, len(out_chars))
     if title:
-        ax.set_title(title, fontsize=8, loc="left")
+        # Above the input characters and their axis title, which sit along the top.
+        ax.set_title(title, fontsize=8, loc="left", pad=4)
+    if colorbar:
+        _add_colorbar(ax.figure, image, [ax])
     return ax.figure
+
+
+def _add_colorbar(fig: Figure, image, axes) -> None:
+    """The weight scale, black 0 to white 1, beside `axes`, framed so that its white end shows."""
+    bar = fig.colorbar(image, ax=axes, shrink=0.8, aspect=25, pad=0.02)
+    bar.set_label(WEIGHT_TITLE, fontsize=8)
+    bar.ax.tick_params(labelsize=7)
+    bar.outline.set_linewidth(0.8)
 
 
 def _mark_span(ax, start: int, end: int, n_rows: int) -> None:
@@ -97,16 +121,19 @@ def plot_attention_grid(alignments: Sequence[Alignment], ncols: int | None = Non
     nrows = -(-len(alignments) // ncols)
     cols = max(len(a.src_chars) for a in alignments)
     rows = max(len(a.out_chars) for a in alignments)
-    fig = _new_figure(ncols * (CELL_INCHES * cols + 1.2), nrows * (CELL_INCHES * rows + 1.3))
+    fig = _new_figure(ncols * (CELL_INCHES * cols + 1.6) + COLORBAR_INCHES, nrows * (CELL_INCHES * rows + 1.6))
+    fig.get_layout_engine().set(w_pad=0.1, h_pad=0.1)  # inches: the matrices' frames sit on the axes' edges
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax, alignment in zip(axes, alignments):
         plot_attention(alignment.src_chars, alignment.out_chars, alignment.weights, marks=alignment.marks,
-                       title=alignment.title, ax=ax)
+                       title=alignment.title, ax=ax, colorbar=False)
         # One scale for every panel: a short word gets small cells in the corner, not giant ones.
         ax.set_xlim(-0.5, cols - 0.5)
         ax.set_ylim(rows - 0.5, -0.5)
     for ax in axes[len(alignments):]:
         ax.set_axis_off()
+    # One weight scale for the grid, added after the panels so that fig.axes lists them first, in order.
+    _add_colorbar(fig, axes[0].images[0], list(axes))
     return fig
 
 
