@@ -1,0 +1,42 @@
+"""Repairs of case and apostrophes: Monday for monday, don't for dont, I'm for im, Siobhan for siobhan."""
+
+from __future__ import annotations
+
+from typofix.words.casing import APOSTROPHE, CASE, NAME, CasedForms, Repair, is_contraction
+
+
+def forms() -> CasedForms:
+    return CasedForms(capitalised=["Monday", "Paris", "English", "MIT", "AF", "NASA"],
+                      contractions=["don't", "i'm", "you're", "isn't", "agency's", "it's", "o'clock"],
+                      names=["Siobhan", "Paris", "Abel"])
+
+
+def test_case_only_differences_get_the_dictionary_form():
+    cased = forms()
+    assert cased.repair("monday") == Repair("Monday", CASE)
+    assert cased.repair("paris") == Repair("Paris", CASE)  # a dictionary word before a name of the same letters
+    assert cased.repair("Monday") is None  # already written so
+
+
+def test_contractions_without_their_apostrophe():
+    cased = forms()
+    assert cased.repair("dont") == Repair("don't", APOSTROPHE)
+    assert cased.repair("im") == Repair("I'm", APOSTROPHE)  # the pronoun is written capitalised
+    assert cased.repair("youre") == Repair("you're", APOSTROPHE)
+    assert cased.repair("Dont") == Repair("Don't", APOSTROPHE)  # a sentence-initial capital is kept
+    assert cased.repair("its") == Repair("it's", APOSTROPHE)  # (the engine never repairs a word that is a word)
+    assert cased.repair("agencys") is None  # a possessive is no contraction: agencys is a misspelled plural
+    assert cased.repair("oclock") is None
+
+
+def test_names_and_short_acronyms():
+    cased = forms()
+    assert cased.repair("siobhan") == Repair("Siobhan", NAME)
+    assert cased.repair("mit") is None and cased.repair("af") is None  # 2-3 letter acronyms: slips of might, of
+    assert cased.repair("nasa") == Repair("NASA", CASE)
+    assert cased.repair("sIOBHAN") is None  # mixed case is written on purpose
+
+
+def test_is_contraction():
+    assert is_contraction("don't") and is_contraction("I'll") and is_contraction("that's")
+    assert not is_contraction("pilot's") and not is_contraction("o'clock")

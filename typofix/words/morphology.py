@@ -1,0 +1,92 @@
+"""Words built from a known stem by productive affixes: `unshareable`, `reupload`, `nonblocking`,
+`overcommitted`, `rewatchable` are words although no dictionary lists them.
+
+Hunspell accepts such words through the affix rules its dictionary declares per stem; those rules are
+conservative (`reupload` and `unfollowed` are not in them). Here any prefix of `PREFIXES` and any suffix of
+`SUFFIXES` may attach to any known stem, with English's spelling changes at the seam (a final e dropped before a
+vowel, a doubled final consonant, y to i), but only where the result is safely far from a misspelling: the stem
+must be long enough (`MIN_STEM`) that a misspelled common word rarely splits into affix + stem (`untill` is `un`
++ `till`, a misspelling of `until`), and a derived word is refused where the same letters without one of them
+(or with two neighbours swapped) are a common word (`FREQUENT_NEIGHBOUR`): the shape of a slip, not a coinage.
+How often this wrongly accepts a dev misspelling is measured by `bench/morphology_risk.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+PREFIXES = ("re", "un", "non", "sub", "pre", "mis", "over", "multi", "co", "anti", "semi", "cross", "micro")
+# Suffixes a dictionary seldom lists on every stem that takes them (watchable, shareable, scriptless).
+DERIVING = ("able", "ability", "ably", "ness", "less", "lessly", "lessness")
+# Inflections a dictionary does list for its own words (begin -> beginning, not begining): allowed only on a word
+# this module derived, never on a listed one.
+INFLECTING = ("s", "es", "ed", "ing", "er", "ers", "or", "ors", "ly")
+MIN_STEM = 4  # letters of the known stem under a suffix
+MIN_PREFIXED_STEM = 6  # under a two-letter prefix (un, re, co): `untill` (un + till), `unstand` stay unknown
+
+
+def stems_of(word: str, suffix: str) -> list[str]:
+    """The stems `word` may be built from with `suffix` attached, by English's spelling at the seam."""
+    if not word.endswith(suffix) or len(word) - len(suffix) < 2:
+        return []
+    base = word[:-len(suffix)]
+    found = [base]
+    if suffix[0] in "aeiouy":
+        found.append(base + "e")  # shar(e)able
+        if len(base) >= 3 and base[-1] == base[-2] and base[-1] not in "aeiouswlz":
+            found.append(base[:-1])  # reupload-ed, but committ-ed -> commit
+    if base.endswith("i"):
+        found.append(base[:-1] + "y")  # happi-ness -> happy
+    return found
+
+
+class Morphology:
+    """Decides whether a word is a known stem with productive affixes. `known(stem)` says whether a stem is a
+    dictionary word; `frequent(word)` whether a word is common enough that a slip of it must not pass for a
+    coinage."""
+
+    def __init__(self, known: Callable[[str], bool], frequent: Callable[[str], bool]):
+        self.known, self.frequent = known, frequent
+        self.derived = lru_cache(maxsize=65536)(self._derived)
+
+    def _derived(self, word: str) -> bool:
+        if not word.isalpha() or not word.islower() or len(word) < MIN_STEM + 2:
+            return False
+        return self._built(word, depth=0) and not self._near_frequent(word)
+
+    def _built(self, word: str, depth: int, prefixed: bool = False) -> bool:
+        """`word` is a known stem under one prefix at most and at most three affixes in all, at least one."""
+        if depth >= 4:
+            return False
+        for prefix in () if prefixed else PREFIXES:
+            rest = word[len(prefix):]
+            if word.startswith(prefix) and len(rest) >= MIN_PREFIXED_STEM - max(0, len(prefix) - 2):
+                rest = rest[1:] if rest[0] == "-" else rest
+                if self.known(rest) or self._built(rest, depth + 1, prefixed=True):
+                    return True
+        for suffix in DERIVING:
+            if suffix.startswith("abl") and self.known(word.replace("abl", "ibl")):
+                return False  # responsable: a misspelling of a listed -ible word
+            for stem in stems_of(word, suffix):
+                if len(stem) >= MIN_STEM and (self.known(stem) or self._built(stem, depth + 1, prefixed)):
+                    return True
+        for suffix in INFLECTING:
+            for stem in stems_of(word, suffix):
+                if len(stem) >= MIN_STEM + 2 and not self.known(stem) and self._built(stem, depth + 1, prefixed):
+                    return True
+        return False
+    def _near_frequent(self, word: str) -> bool:
+        """A common word one edit away (a letter left out, doubled, swapped with its neighbour or mistaken, or
+        -able for -ible): the usual slips (`untill`/until, `recomending`/recommending, `responsable`) look like
+        affixed words."""
+        for i in range(len(word)):
+            if self.frequent(word[:i] + word[i + 1:]):
+                return True
+            if i + 1 < len(word) and self.frequent(word[:i] + word[i + 1] + word[i] + word[i + 2:]):
+                return True
+            for letter in "abcdefghijklmnopqrstuvwxyz":
+                if self.frequent(word[:i] + letter + word[i:]) or (
+                        letter != word[i] and self.frequent(word[:i] + letter + word[i + 1:])):
+                    return True
+        return False
