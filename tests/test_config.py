@@ -1,4 +1,6 @@
-"""The Hydra tree composes, and every code default equals its YAML value (one source of truth per setting)."""
+"""The Hydra tree composes, and its values fit the one declaration of each key: the signature of the code that
+takes it (typofix.training.config_schema derives the check from there). The YAML lists every tunable, since
+Hydra overrides only the keys it has; what it may hold is not restated anywhere else."""
 
 import inspect
 
@@ -6,8 +8,9 @@ import pytest
 from omegaconf import OmegaConf
 
 from conftest import compose_train_config
-from typofix.training.data import TypoDataModule
 from typofix.nn.model import Seq2Seq
+from typofix.training.config_schema import settings_of, validate
+from typofix.training.data import TypoDataModule
 from typofix.training.system import TypoCorrector
 
 
@@ -16,26 +19,18 @@ def defaults_of(callable_) -> dict:
             if p.default is not inspect.Parameter.empty}
 
 
-def yaml_values(node) -> dict:
-    values = OmegaConf.to_container(node, resolve=False)
-    values.pop("_target_")
-    return {k: v for k, v in values.items() if not (isinstance(v, str) and v.startswith("${"))}
-
-
 @pytest.mark.parametrize("group, target", [("model", TypoCorrector), ("data", TypoDataModule)])
-def test_code_defaults_equal_yaml(group, target):
-    cfg = compose_train_config()
-    code = defaults_of(target)
-    for key, value in yaml_values(cfg[group]).items():
-        assert key in code, f"{group}.{key} is not a parameter of {target.__name__}"
-        expected = list(code[key]) if isinstance(code[key], tuple) else code[key]
-        if key == "typo_weights":
-            from typofix.training.noise import DEFAULT_WEIGHTS
-            expected = DEFAULT_WEIGHTS
-        if key == "dev_sets":
-            from typofix.training.data import DEFAULT_DEV_SETS
-            expected = DEFAULT_DEV_SETS
-        assert value == expected, f"{group}.{key}: yaml {value!r} != code {expected!r}"
+def test_every_yaml_key_is_a_declared_parameter_and_its_value_fits(group, target):
+    cfg = compose_train_config("run_dir=/tmp/x")
+    node = OmegaConf.to_container(cfg[group], resolve=True)
+    settings = settings_of(target)
+    assert node.pop("_target_") == f"{target.__module__}.{target.__name__}"
+    for key, value in node.items():
+        assert key in settings.params, f"{group}.{key} is not a parameter of {target.__name__}"
+        assert settings.params[key].check.problem(f"{group}.{key}", value) is None
+    # every tunable is a YAML key: what the config cannot set is marked so in the signature
+    left_out = {n for n, s in settings.params.items() if s.given is None} - set(node)
+    assert left_out == set(), f"parameters of {target.__name__} missing from conf/{group}/: {left_out}"
 
 
 def test_model_defaults_agree_with_the_system():
@@ -44,12 +39,14 @@ def test_model_defaults_agree_with_the_system():
         assert system[key] == value, key
 
 
-@pytest.mark.parametrize("overrides", [[], ["experiment=tiny"], ["experiment=default"], ["trainer=cpu"],
-                                       ["trainer=gpu"], ["trainer=ddp"], ["logger=tensorboard"]])
-def test_every_group_option_composes(overrides):
+@pytest.mark.parametrize("overrides", [[], ["experiment=tiny"], ["experiment=default"], ["experiment=default_stage2"],
+                                       ["experiment=default_stage3"], ["experiment=default_stage4"],
+                                       ["experiment=default_stage5"], ["experiment=fast"], ["experiment=ablation"],
+                                       ["trainer=cpu"], ["trainer=gpu"], ["trainer=ddp"], ["logger=tensorboard"]])
+def test_every_group_option_composes_and_fits(overrides):
     cfg = compose_train_config(*overrides, "run_dir=/tmp/x")
     assert cfg.trainer.gradient_clip_val > 0
-    assert OmegaConf.to_container(cfg, resolve=True)
+    validate(OmegaConf.to_container(cfg, resolve=True))
 
 
 def test_tiny_recipe_overrides_the_defaults():

@@ -107,3 +107,19 @@ def test_the_mixed_channel_draws_from_both():
         [handset.sample(w, 7, 0, i).text for i, w in enumerate(words)]
     with pytest.raises(ValueError, match="fitted_share"):
         TypoGenerator(channel="mixed", fitted_share=1.5)
+
+
+def test_the_signature_checks_every_construction():
+    """The ranges the config is checked by are the constructor's own: a Python caller gets the same one line."""
+    from typofix.training.config_schema import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^batch_size=0: expected an integer >= 1$"):
+        TypoDataModule(batch_size=0)
+    with pytest.raises(ConfigError, match=r"^edit_count_probs=\[0.5, 0.6\]: expected .* summing to 1 \(these sum"):
+        TypoDataModule(edit_count_probs=(0.5, 0.6))
+    with pytest.raises(ConfigError, match=r"^typo_weights.vowl=1.0: unknown key \(did you mean vowel\?\)"):
+        TypoDataModule(typo_weights={"vowl": 1.0})
+    with pytest.raises(ConfigError, match=r"^val_fraction=0.6, test_fraction=0.4: expected a sum below 1$"):
+        TypoDataModule(val_fraction=0.6, test_fraction=0.4)
+    assert TypoDataModule(edit_count_probs=[0.35, 0.3, 0.2, 0.15], dev_sets={}).generator.handset.edit_count_probs \
+        == (0.35, 0.3, 0.2, 0.15)

@@ -95,3 +95,16 @@ def test_unknown_config_key_is_rejected(tmp_path):
     assert out.returncode != 0
     assert "hiden_size" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_the_signature_checks_every_construction():
+    """The ranges the config is checked by are the constructor's own: a Python caller gets the same one line."""
+    from typofix.training.config_schema import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^emb_size=0: expected an integer >= 1$"):
+        TypoCorrector(emb_size=0)
+    with pytest.raises(ConfigError, match=r"^attention=bahdanau: expected one of additive, dot, general"):
+        TypoCorrector(attention="bahdanau")
+    with pytest.raises(ConfigError, match=r"^attention=dot, enc_hidden_size=128, dec_hidden_size=100: expected "):
+        TypoCorrector(attention="dot", dec_hidden_size=100)
+    assert TypoCorrector(attention="dot", enc_hidden_size=8, dec_hidden_size=16, emb_size=8, attn_size=8)

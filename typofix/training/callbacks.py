@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Annotated
 
 import lightning as L
 import numpy as np
@@ -15,6 +17,7 @@ from lightning.pytorch.loggers import CSVLogger, TensorBoardLogger
 from lightning.pytorch.loggers.csv_logs import ExperimentWriter
 
 from typofix.insight.plots import Alignment, animate_embeddings, figure_to_rgb, plot_attention_grid, save_figure
+from typofix.training.config_schema import NON_EMPTY, OneOf, Positive
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +69,9 @@ class AttentionSamples(L.Callback):
     `<dirpath>/epochNN.png` always, and an image in TensorBoard when that logger is on. A model without
     attention has nothing to draw: the callback says so once and stays quiet."""
 
-    def __init__(self, words=("recieve", "definately", "seperate", "goverment", "untill", "beleive"),
-                 dirpath: str | None = None, every_n_epochs: int = 1):
+    def __init__(self, words: Annotated[Sequence[str], NON_EMPTY] = ("recieve", "definately", "seperate",
+                                                                      "goverment", "untill", "beleive"),
+                 dirpath: str | None = None, every_n_epochs: Positive = 1):
         if not words:
             raise ValueError("AttentionSamples needs at least one word")
         self.words, self.dirpath, self.every_n_epochs = list(words), dirpath, every_n_epochs
@@ -125,7 +129,8 @@ class EmbeddingSnapshots(L.Callback):
     decoder's) to `<dirpath>/epochNN.npy` (all symbols, in vocabulary order) and keeps it in `snapshots`;
     at the end of training writes `gif_path`, the embedding map animated over the epochs."""
 
-    def __init__(self, embedding: str = "encoder", dirpath: str | None = None, gif_path: str | None = None):
+    def __init__(self, embedding: Annotated[str, OneOf(("encoder", "decoder"))] = "encoder",
+                 dirpath: str | None = None, gif_path: str | None = None):
         if embedding not in ("encoder", "decoder"):
             raise ValueError(f"embedding must be 'encoder' or 'decoder', got {embedding!r}")
         self.embedding, self.dirpath, self.gif_path = embedding, dirpath, gif_path

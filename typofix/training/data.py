@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Annotated
 
 import lightning as L
 import numpy as np
@@ -18,10 +20,18 @@ from torch.utils.data import DataLoader, Dataset, Sampler
 from typofix.words.lexicon import Lexicon
 from typofix.files.misspellings import read_misspellings
 from typofix.files.packagedata import packaged
-from typofix.training.noise import TypoGenerator
+from typofix.training.config_schema import (SOME_POSITIVE, Agree, Count, Fraction, Names, NonNegative, OneOf,
+                                            OptionalPath, Positive, Probabilities, Seed, Share, Text,
+                                            check_arguments)
+from typofix.training.noise import CHANNELS, CONFUSION_GROUPS, KEYBOARD_KINDS, TypoGenerator
 from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
 
 DEFAULT_DEV_SETS = {"norvig": "norvig-testset1.tsv", "birkbeck": "birkbeck-dev.tsv"}
+
+# Relative weights of the hand-set channel's kinds of error (noise.DEFAULT_WEIGHTS when None).
+TypoWeights = Annotated[Mapping[str, NonNegative] | None, Names(KEYBOARD_KINDS + CONFUSION_GROUPS), SOME_POSITIVE]
+# Validation sets: name -> a misspelling file (a path, or a file of data/eval/); null drops a set.
+DevSets = Mapping[str, Text | None] | None
 
 
 class DataError(ValueError):
@@ -194,20 +204,28 @@ def _rank_and_world() -> tuple[int, int]:
 
 class TypoDataModule(L.LightningDataModule):
     """Splits the word list by word, serves generated typos for training and fixed sets for validation:
-    dataloader 0 is the synthetic validation set, then one per real misspelling file (`dev_sets`)."""
+    dataloader 0 is the synthetic validation set, then one per real misspelling file (`dev_sets`).
 
-    def __init__(self, words_path: str | None = None, alphabet: str = DEFAULT_ALPHABET, seed: int = 1234,
-                 min_count: int = 1, min_word_len: int = 2, max_word_len: int = 24, val_fraction: float = 0.02,
-                 test_fraction: float = 0.02, smoothing: float = 0.5, epoch_size: int = 100_000,
-                 val_size: int = 2000, batch_size: int = 256, eval_batch_size: int = 512, num_workers: int = 0,
-                 channel: str = "handset", fitted_share: float = 0.5, typo_weights: dict | None = None,
-                 edit_count_probs=(0.45, 0.3, 0.15, 0.1),
-                 identity_rate: float = 0.1, dev_sets: dict | None = None):
+    Each parameter's type and range is declared here, once: the training config (conf/data/, `data.*`) is
+    checked against this signature before anything is built (typofix.training.config_schema), and so is every
+    construction."""
+
+    # Keys that must agree with each other.
+    agreements = (
+        Agree(("val_fraction", "test_fraction"), lambda val, test: val + test < 1, "a sum below 1"),
+        Agree(("min_word_len", "max_word_len"), lambda low, high: low <= high, "min_word_len <= max_word_len"),
+    )
+
+    def __init__(self, words_path: OptionalPath = None, alphabet: Text = DEFAULT_ALPHABET, seed: Seed = 1234,
+                 min_count: Count = 1, min_word_len: Positive = 2, max_word_len: Positive = 24,
+                 val_fraction: Fraction = 0.02, test_fraction: Fraction = 0.02, smoothing: NonNegative = 0.5,
+                 epoch_size: Positive = 100_000, val_size: Positive = 2000, batch_size: Positive = 256,
+                 eval_batch_size: Positive = 512, num_workers: Count = 0,
+                 channel: Annotated[str, OneOf(CHANNELS)] = "handset", fitted_share: Share = 0.5,
+                 typo_weights: TypoWeights = None, edit_count_probs: Probabilities = (0.45, 0.3, 0.15, 0.1),
+                 identity_rate: Fraction = 0.1, dev_sets: DevSets = None):
+        check_arguments(TypoDataModule, locals())
         super().__init__()
-        if not 0 <= val_fraction < 1 or not 0 <= test_fraction < 1 or val_fraction + test_fraction >= 1:
-            raise DataError("val_fraction and test_fraction must be in [0, 1) and sum below 1")
-        if batch_size < 1 or epoch_size < 1:
-            raise DataError("batch_size and epoch_size must be positive")
         self.words_path, self.seed, self.min_count = words_path, seed, min_count
         self.min_word_len, self.max_word_len = min_word_len, max_word_len
         self.val_fraction, self.test_fraction, self.smoothing = val_fraction, test_fraction, smoothing

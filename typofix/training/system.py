@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+from typing import Annotated
 
 import lightning as L
 import torch
 from torchmetrics.text import CharErrorRate
 
 from typofix.nn.decode import greedy
-from typofix.nn.model import Seq2Seq
+from typofix.nn.model import ATTENTION_KINDS, Seq2Seq
+from typofix.training.config_schema import (Agree, Count, Fraction, Given, NonNegative, OneOf, Positive, Range,
+                                            Share, Text, check_arguments)
 from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
 
 
@@ -20,12 +23,27 @@ class NonFiniteLossError(RuntimeError):
 class TypoCorrector(L.LightningModule):
     """Trains Seq2Seq with teacher-forced cross-entropy; validates by greedy exact match and CER.
 
-    Takes only plain values, so a checkpoint rebuilds it with no Hydra and no DataModule."""
+    Takes only plain values, so a checkpoint rebuilds it with no Hydra and no DataModule. Each parameter's type
+    and range is declared here, once: the training config (conf/model/, `model.*`) is checked against this
+    signature before anything is built (typofix.training.config_schema), and so is every construction."""
 
-    def __init__(self, alphabet: str = DEFAULT_ALPHABET, emb_size: int = 64, enc_hidden_size: int = 128,
-                 enc_layers: int = 2, dec_hidden_size: int = 256, attn_size: int = 128, attention: str = "additive",
-                 heads: int = 4, dropout: float = 0.1, lr: float = 3e-3, weight_decay: float = 1e-4,
-                 warmup_steps: int = 200, min_lr_ratio: float = 0.05, val_set_names: list[str] | None = None):
+    # Keys that must agree with each other (the attention modules refuse to be built otherwise).
+    agreements = (
+        Agree(("attention", "enc_hidden_size", "dec_hidden_size"),
+              lambda attention, enc, dec: attention not in ("dot", "scaled_dot") or dec == 2 * enc,
+              "dec_hidden_size = 2 x enc_hidden_size (the encoder's output size) for dot and scaled_dot attention"),
+        Agree(("attention", "dec_hidden_size", "heads"),
+              lambda attention, dec, heads: attention != "multihead" or dec % heads == 0,
+              "heads dividing dec_hidden_size for multihead attention"),
+    )
+
+    def __init__(self, alphabet: Text = DEFAULT_ALPHABET, emb_size: Positive = 64, enc_hidden_size: Positive = 128,
+                 enc_layers: Positive = 2, dec_hidden_size: Positive = 256, attn_size: Positive = 128,
+                 attention: Annotated[str, OneOf(ATTENTION_KINDS)] = "additive", heads: Positive = 4,
+                 dropout: Fraction = 0.1, lr: Annotated[float, Range(0, low_open=True)] = 3e-3,
+                 weight_decay: NonNegative = 1e-4, warmup_steps: Count = 200, min_lr_ratio: Share = 0.05,
+                 val_set_names: Annotated[list[str] | None, Given("set by train.build: the datamodule's sets")] = None):
+        check_arguments(TypoCorrector, locals())
         super().__init__()
         self.save_hyperparameters()
         self.vocab = Vocab(alphabet)

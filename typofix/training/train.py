@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -27,7 +28,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf, open_dict, read_write
 from omegaconf.errors import OmegaConfBaseException
 
-from typofix.training.config_schema import ConfigError, did_you_mean, validate
+from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, show, validate
 from typofix.files import exits
 from typofix.files.modelfile import ModelError
 from typofix.training.resume import RECORD, check_checkpoint, keep_record, quoted, resume_arguments
@@ -61,8 +62,9 @@ def load_initial_weights(system, path) -> None:
 
 
 def check_config(cfg: DictConfig) -> None:
-    """ConfigError or ModelError, one line, before anything is built: every key against the schema
-    (typofix.training.config_schema), then `ckpt_path` / `init_weights` against the configured model and schedule."""
+    """ConfigError or ModelError, one line, before any data or model is built: every key against the signature
+    that takes it (typofix.training.config_schema), then Lightning's own checks of the trainer, callbacks and
+    logger, then `ckpt_path` / `init_weights` against the configured model and schedule."""
     values = {}
     for key in cfg:
         if key != "hydra":  # Hydra's own node (present when composed with return_hydra_config)
@@ -72,7 +74,48 @@ def check_config(cfg: DictConfig) -> None:
             except OmegaConfBaseException as err:  # an interpolation that does not resolve, say
                 raise ConfigError(f"{key}: {exits.one_line(err)}") from None
     validate(values)
+    check_with_lightning(values)
     check_checkpoint(cfg)
+
+
+def check_with_lightning(values: dict) -> None:
+    """Lightning's own checks of its arguments (max_epochs -1 or more, a checkpoint's or early stop's mode, an
+    accelerator this machine has, a callback the trainer's flags allow, ...): the callbacks, the logger and a
+    trainer with them are built as `build` builds them, then dropped. The schema checks only the types Lightning
+    annotates; the rules are Lightning's, so Lightning says them. A refusal is a ConfigError naming the node, and
+    the key where its message names one of the node's keys."""
+
+    def built(key: str, node, **extra):
+        quiet = logging.root.manager.disable
+        logging.disable(logging.INFO)  # "GPU available: ..." is said once, when the run's trainer is built
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return instantiate(node, **extra)
+        except Exception as err:
+            raise ConfigError(_refusal(key, node, err.__cause__ or err)) from None
+        finally:
+            logging.disable(quiet)
+
+    callbacks = [built(f"callbacks.{name}", node) for name, node in (values.get("callbacks") or {}).items()
+                 if node is not None]
+    logger = built("logger", values["logger"]) if values.get("logger") else False
+    built("trainer", values["trainer"], callbacks=callbacks, logger=logger)
+
+
+def _refusal(key: str, node: dict, err: BaseException) -> str:
+    """`key.name=value: <Lightning's message>` for the one key of the node that the message names (as `name` or
+    name=, else as a word, else by its value), else `key: <message>`."""
+    message = exits.one_line(err)
+    keys = [k for k in node if not (k.startswith("_") and k.endswith("_"))]
+    word = lambda text: rf"(?<![\w.]){re.escape(text)}(?!\w)"  # noqa: E731
+    ways = (lambda k: rf"`{re.escape(k)}`|{word(k)}=", lambda k: word(k),
+            lambda k: word(node[k]) if isinstance(node[k], str) and node[k] else None)
+    for way in ways:
+        named = [k for k in keys if (pattern := way(k)) and re.search(pattern, message)]
+        if len(named) == 1:
+            return f"{key}.{named[0]}={show(node[named[0]])}: {message}"
+    return f"{key}: {message}"
 
 
 def build(cfg: DictConfig):
@@ -256,6 +299,40 @@ def _paths(node, prefix: str = ""):
             yield from _paths(value, path + ".")
 
 
+def _unknown_key(line: str, key: str, base: dict, known: list[str]) -> ConfigError:
+    """The error for `key=value` where the composed config has no `key`. Hydra takes `+key=value` for such a key,
+    and the check then accepts it only as an argument of the `_target_` of the node it goes in (or as a new
+    callback): so `+` is suggested for exactly those (trainer.min_epochs: an argument of Lightning's Trainer that
+    conf/ leaves out), and otherwise the nearest key that exists."""
+    parent, _, name = key.rpartition(".")
+    node = base
+    for part in parent.split(".") if parent else ():
+        node = node.get(part) if isinstance(node, dict) else None
+    value = line.partition("=")[2]
+    if node is None and parent.count(".") == 1 and parent.startswith("callbacks."):  # a callback not in conf/
+        if name == "_target_":
+            return ConfigError(f"{line}: not in the config; +{line} adds a callback")
+        return ConfigError(f"{line}: unknown key (a new callback starts with +{parent}._target_=<class>)")
+    target = node.get("_target_") if isinstance(node, dict) else None
+    params = arguments(target) if isinstance(target, str) else {}
+    if name in params and name not in node:
+        if params[name] is not None:
+            return ConfigError(f"{line}: not a config key ({params[name]})")
+        return ConfigError(f"{line}: not in the config; +{line} adds it (an argument of {target})")
+    addable = [f"{parent}.{n}" for n, why in params.items() if why is None and n not in node]
+    # A near miss among the node's own keys first, by name (their shared prefix would make any two look alike),
+    # then among the keys as deep as this one, by path (a misspelt node).
+    siblings = [k for k in known + addable if k.rpartition(".")[0] == parent]
+    near = nearest(name, [k.rpartition(".")[2] for k in siblings])
+    near = f"{parent}.{near}" if near and parent else near
+    near = near or nearest(key, [k for k in known if k.count(".") == key.count(".") and k not in siblings])
+    if near is not None:
+        hint = f" (did you mean {'+' if near in addable else ''}{near}={value}?)"
+    else:
+        hint = f" ({target} has no argument {name})" if isinstance(target, str) else ""
+    return ConfigError(f"{line}: unknown key{hint}")
+
+
 def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
     """Compose the config as `typofix-train` would and check it (raises ConfigError / ModelError): an unknown group
     option or key gets "did you mean"; a sweep's values are left to its jobs."""
@@ -283,8 +360,7 @@ def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
                 key = override.key_or_group
                 if not group and override.type == OverrideType.CHANGE and not key.startswith("hydra.") \
                         and key not in known:
-                    hint = did_you_mean(key, known) or f" (+{override.input_line} adds one)"
-                    raise ConfigError(f"{override.input_line}: unknown key{hint}")
+                    raise _unknown_key(override.input_line, key, base, known)
             cfg = compose("train", [o.input_line for o in parsed], return_hydra_config=True)
         except HydraException as err:
             raise ConfigError(exits.one_line(err)) from None
