@@ -31,8 +31,7 @@ def bucket(typo: str, target: str) -> str:
 def recall(corrector, rows: list[tuple[str, str]]) -> dict[str, Counter]:
     """Per edit-distance bucket: rows, unlisted targets, target among the candidates, in the top 5, first."""
     typos = sorted({t for t, _ in rows})
-    trace: dict = {}
-    corrector._search(typos, 5, trace=trace)  # every candidate either pass scored, per typo
+    traces = corrector.trace(typos)  # every candidate either pass scored, per typo
     suggested = dict(zip(typos, corrector.suggest_many(typos, 5)))
     counts = {b: Counter() for b in BUCKETS}
     for typo, target in rows:
@@ -43,10 +42,10 @@ def recall(corrector, rows: list[tuple[str, str]]) -> dict[str, Counter]:
         if target not in corrector.lexicon:
             tally["unlisted"] += 1
             continue
-        passes = trace.get(typo, {})
-        tally["wide"] += "wide" in passes
-        tally["proposed"] += any(target in found for found in passes.values())
-        top = [w for w, _ in suggested[typo]]
+        trace = traces.get(typo)
+        tally["wide"] += trace is not None and trace.wide is not None
+        tally["proposed"] += trace is not None and (target in trace.cheap or target in (trace.wide or {}))
+        top = [s.word for s in suggested[typo]]
         tally["top-5"] += target in top
         tally["top-1"] += top[:1] == [target]
     return counts

@@ -29,8 +29,8 @@ scorer, `typofix.engine.ranking`). Configurations, cumulative:
 11. + the fast model's own fitted scorer (data/rerank-fast.json) and the gate and confidence rule tuned for it:
     the fast preset.
 
-`trie_vs_separate` times scoring the same candidate lists both ways (`search.forced_hypotheses` row by row with
-its own encoding, against `search.trie_hypotheses`).
+`trie_vs_separate` times scoring the same candidate lists both ways (`scoring.forced_hypotheses` row by row with
+its own encoding, against `scoring.trie_hypotheses`).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def run(rows_by_set, model, settings):
         best = {}
         for i in range(0, len(typos), 1024):
             part = typos[i:i + 1024]
-            best.update(zip(part, (ranked[0][0] for ranked in corrector.suggest_many(part, 5))))
+            best.update(zip(part, (ranked[0].word for ranked in corrector.suggest_many(part, 5))))
         seconds = time.perf_counter() - start
         result[name] = (sum(best[t] == w for t, w in rows) / len(rows), len(typos) / seconds)
     return result
@@ -93,12 +93,12 @@ def trie_vs_separate(rows, model) -> tuple[float, float, int]:
     """Seconds to score each typo's cheap-pass candidates separately (a fresh encoding per candidate row,
     every candidate from its first character) and as one trie per typo; and the candidate count."""
     from typofix.engine.corrector import Corrector
-    from typofix.engine.search import forced_hypotheses, trie_hypotheses
+    from typofix.engine.scoring import forced_hypotheses, trie_hypotheses
 
     corrector = Corrector.load(model)
     typos = [t for t in dict.fromkeys(t for t, _ in rows) if corrector.vocab.covers(t)][:500]
-    near = corrector.one_edit_index.near_many(typos, 10**9, 1)
-    lists = [[w for w, _ in corrector._shortlist(t, n)] + [t] for t, n in zip(typos, near)]
+    near = corrector.neighbours.one_edit(typos)
+    lists = [[w for w, _ in corrector.neighbours.shortlist(t, n)] + [t] for t, n in zip(typos, near)]
     vocab = corrector.vocab
     src = np.full((len(typos), max(map(len, typos))), vocab.pad_id, dtype=np.int64)
     for row, typo in enumerate(typos):

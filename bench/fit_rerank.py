@@ -4,7 +4,7 @@
 
 Reads the two dev sets only (data/eval/birkbeck-dev.tsv, data/eval/norvig-testset1.tsv; holdout sets are
 refused). Every dev typo the engine would correct is searched once with the preset's model and candidates and
-the wide pass forced on (`Corrector._search(..., trace=...)`), and each candidate's features are computed
+the wide pass forced on (`Corrector.trace`), and each candidate's features are computed
 by `typofix.engine.ranking.features`, the function the engine scores with. The weights are a conditional logit:
 softmax over a typo's candidates (the typo itself left out: a dev row's answer is never its typo), trained
 to put the right word first, on the rows whose right word is among the candidates, with a small L2 penalty;
@@ -56,10 +56,10 @@ class Candidates:
     """Every traced typo's candidates: their words, features (N, F) and whether each is the typo itself."""
 
     def __init__(self, corrector, typos: list[str], alpha: float):
-        trace: dict = {}
+        traces: dict = {}
         for start in range(0, len(typos), 1024):
-            corrector._search(typos[start:start + 1024], 5, trace)
-        record = Record(trace, corrector.lexicon, typos)  # the tuner's flat arrays of the same trace
+            traces.update(corrector.trace(typos[start:start + 1024]))
+        record = Record(traces, typos)  # the tuner's flat arrays of the same traces
         self.words, self.features, self.is_typo = {}, {}, {}
         for i, typo in enumerate(typos):
             a, b = record.start[i], record.start[i + 1]

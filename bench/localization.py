@@ -34,7 +34,7 @@ import torch
 from typofix.engine.corrector import Corrector
 from typofix.training.data import TypoDataModule
 from typofix.engine.explain import changes, normalized_change, uncopied_positions
-from typofix.engine.search import forced_log_probs
+from typofix.engine.scoring import forced_log_probs
 from typofix.training.noise import TypoGenerator
 
 SAMPLINGS = {

@@ -362,7 +362,8 @@ class TypofixChecker(Checker):
     def available(self) -> bool:
         """True if ``typofix.engine.corrector`` imports and the bundled model file is there."""
         try:
-            from typofix.engine.corrector import bundled_model_path
+            from typofix.engine.corrector import Corrector  # noqa: F401
+            from typofix.files.modelfile import bundled_model_path
         except Exception as err:  # any import failure means there is nothing to benchmark
             self.notice = f"`typofix.engine.corrector` not importable ({type(err).__name__}: {err})"
             return False
@@ -397,7 +398,7 @@ class TypofixChecker(Checker):
 
     def suggest_many(self, words: Sequence[str], k: int) -> list[list[str]]:
         """The corrector's batched top-k, scores dropped."""
-        return [[word for word, _score in ranked] for ranked in self._corrector.suggest_many(list(words), k)]
+        return [[s.word for s in ranked] for ranked in self._corrector.suggest_many(list(words), k)]
 
 
 def all_checkers(words_path: Path) -> list[Checker]:

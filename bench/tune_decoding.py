@@ -5,8 +5,8 @@ Usage (from the repository root)::
     python -m bench.tune_decoding [--preset default|fast] [--model PATH] [--beams 8 12 24] [--limit N] [--top 15]
 
 For each beam width, every dev typo the engine would correct (not an accepted word) is searched once with the
-wide pass forced on, recording each candidate's log P_model, length and where it came from (the cheap pass or
-the wide pass): `Corrector._search(..., trace=...)`. Everything else is scored offline from that record,
+wide pass forced on, recording each candidate's log P_model, length, edits, prior and where it came from (the
+cheap pass or the wide pass): `Corrector.trace`. Everything else is scored offline from that record,
 vectorised: the channel weights (alpha, lambda, mu, beta), the confidence rule (min_confidence) and the gate
 that sends a word to the wide pass (wide_margin, wide_min_edits). A word the gate keeps cheap is ranked among
 its cheap candidates only. The cost of a setting is the share of words that go wide, turned into an estimate
@@ -77,24 +77,22 @@ def load_sets(paths, limit):
 
 
 class Record:
-    """Every candidate of every traced typo as flat arrays, grouped by typo (`start[i]:start[i + 1]`)."""
+    """Every candidate of every traced typo (`Corrector.trace`: each typo's last pass, which holds the cheap
+    pass's candidates too) as flat arrays, grouped by typo (`start[i]:start[i + 1]`)."""
 
-    def __init__(self, trace: dict, lexicon, typos: list[str]):
-        from typofix.words.distance import osa_distance
-
+    def __init__(self, traces: dict, typos: list[str]):
         columns = {name: [] for name in ("log_prob", "steps", "prior", "edits", "first", "keep", "cheap", "word")}
         self.typos, self.start = typos, [0]
         for typo in typos:
-            passes = trace[typo]
-            merged = {**passes["cheap"], **passes.get("wide", {})}
-            for word, (log_prob, steps, edits) in merged.items():
-                columns["log_prob"].append(log_prob)
-                columns["steps"].append(steps)
-                columns["prior"].append(lexicon.log_prior(word))
-                columns["edits"].append(edits if edits is not None else osa_distance(typo, word))
+            trace = traces[typo]
+            for word, found in trace.final.items():
+                columns["log_prob"].append(found.log_prob)
+                columns["steps"].append(found.steps)
+                columns["prior"].append(found.prior)
+                columns["edits"].append(found.edits)
                 columns["first"].append(word[:1] != typo[:1])
                 columns["keep"].append(word == typo)
-                columns["cheap"].append(word in passes["cheap"])
+                columns["cheap"].append(word in trace.cheap)
                 columns["word"].append(word)
             self.start.append(len(columns["word"]))
         self.words = columns.pop("word")
@@ -133,26 +131,26 @@ class Record:
 
 
 def trace_sets(preset, model, beam, shortlist, typos):
-    """The trace of a wide-for-all search of `typos` (those not accepted) with the `preset`'s candidates, and the
-    seconds of a cheap-only and a wide-for-all run of them."""
+    """The traces of a wide-for-all search of `typos` (those not accepted) with the `preset`'s candidates, and
+    the seconds of a beam-1 and a `beam` run of them (both traced, the wide pass for all)."""
     from typofix.engine.corrector import Corrector
     from typofix.engine.settings import DecodingSettings
 
     settings = DecodingSettings.preset(preset, beam=beam, wide_margin=1e9, shortlist=shortlist)
     corrector = Corrector.load(model, settings=settings)
     todo = [t for t in typos if not corrector.is_accepted(t) and corrector.vocab.covers(t)]
-    corrector._search(todo[:20], 5)  # warm: the lazily built tables
-    trace: dict = {}
+    corrector.trace(todo[:20])  # warm: the lazily built tables
+    traces: dict = {}
     start = time.perf_counter()
     for i in range(0, len(todo), 1024):
-        corrector._search(todo[i:i + 1024], 5, trace)
+        traces.update(corrector.trace(todo[i:i + 1024]))
     wide_seconds = time.perf_counter() - start
     cheap = Corrector.load(model, settings=settings.with_(beam=1))
-    cheap._search(todo[:20], 5)
+    cheap.trace(todo[:20])
     start = time.perf_counter()
     for i in range(0, len(todo), 1024):
-        cheap._search(todo[i:i + 1024], 5)
-    return corrector, todo, trace, time.perf_counter() - start, wide_seconds
+        cheap.trace(todo[i:i + 1024])
+    return corrector, todo, traces, time.perf_counter() - start, wide_seconds
 
 
 def main(argv=None) -> int:
@@ -160,8 +158,8 @@ def main(argv=None) -> int:
     sets = load_sets(args.sets, args.limit)
     typos = sorted({t for rows in sets.values() for t, _ in rows})
     for beam in args.beams:
-        corrector, todo, trace, cheap_s, wide_s = trace_sets(args.preset, args.model, beam, args.shortlist, typos)
-        record = Record(trace, corrector.lexicon, todo)
+        corrector, todo, traces, cheap_s, wide_s = trace_sets(args.preset, args.model, beam, args.shortlist, typos)
+        record = Record(traces, todo)
         index = {t: i for i, t in enumerate(todo)}
         print(f"beam {beam}: {len(todo)} typos searched; cheap pass {len(todo) / cheap_s:.0f} words/s, wide for all "
               f"{len(todo) / wide_s:.0f} words/s (one thread)", file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bench import network_value, report
 from typofix.files.misspellings import read_misspellings
-from typofix.engine.search import channel_score
+from typofix.engine.ranking import channel_score
 
 TYPOS = ["speling", "recieve", "teh", "acommodate", "wich", "bannana"]
 
@@ -16,12 +16,13 @@ def test_no_network_ranks_the_lexicon_neighbours_by_the_channel_score_alone():
     s, lexicon = corrector.settings, corrector.lexicon
     for typo, got in zip(TYPOS, corrector.suggest_many(TYPOS, k=1000)):
         assert not corrector.is_accepted(typo)
-        near = corrector._neighbours([typo])[0]
+        near = corrector.neighbours.wide([typo])[0]
         expected = {w: channel_score(0.0, w, typo, lexicon, s.prior_weight, s.edit_weight, s.first_letter_weight)
                     for w in near}
         expected[typo] = channel_score(0.0, typo, typo, lexicon, s.prior_weight) + s.min_confidence  # stay as is
-        assert dict(got) == expected  # exactly the neighbours and the typo, nothing a model would propose
-        assert [score for _, score in got] == sorted(expected.values(), reverse=True)
+        # exactly the neighbours and the typo, nothing a model would propose
+        assert {g.word: g.score for g in got} == expected
+        assert [g.score for g in got] == sorted(expected.values(), reverse=True)
     assert corrector.correct("speling") == "spelling"
 
 

@@ -62,7 +62,7 @@ def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None, 
     results = (corrector.suggest_many(parts, k) if pooled else (corrector.suggest_many(part, k) for part in parts))
     for part, suggestions in zip(parts, results):
         for typo, candidates in zip(part, suggestions):
-            ranked[typo] = [word for word, _ in candidates]
+            ranked[typo] = [s.word for s in candidates]
         bar.update(len(part))
     seconds = time.perf_counter() - start
     bar.close()

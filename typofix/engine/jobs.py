@@ -15,6 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typofix.engine.results import Suggestion
 from typofix.engine.settings import DecodingSettings
 
 
@@ -45,7 +46,7 @@ def _correct_many(texts: list[str]) -> list[str]:
     return _worker_corrector.correct_many(texts)
 
 
-def _suggest_many(args: tuple[list[str], int]) -> list[list[tuple[str, float]]]:
+def _suggest_many(args: tuple[list[str], int]) -> list[list[Suggestion]]:
     words, k = args
     return _worker_corrector.suggest_many(words, k)
 
@@ -71,7 +72,7 @@ class CorrectorPool:
         memory on an endless stream)."""
         return self._ordered((_correct_many, batch) for batch in batches)
 
-    def suggest_many(self, batches: Iterable[list[str]], k: int) -> Iterator[list[list[tuple[str, float]]]]:
+    def suggest_many(self, batches: Iterable[list[str]], k: int) -> Iterator[list[list[Suggestion]]]:
         """`Corrector.suggest_many(batch, k)` of each batch, in order."""
         return self._ordered((_suggest_many, (batch, k)) for batch in batches)
 

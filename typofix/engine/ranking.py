@@ -1,9 +1,11 @@
-"""The fitted scorer: candidates ranked by a linear score whose weights were fitted to the dev sets' misspellings.
+"""Ranking a typo's candidates: the hand-set noisy channel (`channel_score`), the fitted scorer
+(`FittedScorer`), and `Ranker`, which ranks by the one `DecodingSettings.scorer` names.
 
-The hand-set noisy channel (`search.channel_score`) has four weights a grid search chose. This scorer has one
-weight per *feature* of a (typo, candidate) pair, fitted by `bench/fit_rerank.py` as a conditional logit: over
-each dev typo's candidates, the probability of the right one is softmax(features @ weights), and the weights
-maximise it. The features say what the hand channel says, and what it cannot:
+The hand channel adds to the model's length-normalised log-probability a weighted log prior and charges each
+edit and a changed first letter: four weights a grid search chose (`bench/tune_decoding.py`). The fitted
+scorer has one weight per *feature* of a (typo, candidate) pair, fitted by `bench/fit_rerank.py` as a
+conditional logit: over each dev typo's candidates, the probability of the right one is softmax(features @
+weights), and the weights maximise it. The features say what the hand channel says, and what it cannot:
 
 * the model: log P_model(word | typo) normalised by length^alpha (as the hand channel has it), per step, and
   the number of steps (a short output's per-step score is less telling);
@@ -12,7 +14,7 @@ maximise it. The features say what the hand channel says, and what it cannot:
   the dev sets say a third edit costs far more than a second);
 * whether the first letters differ;
 * how different they sound: Metaphone edits between the typo's code and the word's, and whether their
-  Soundex codes differ (on birkbeck-dev most far-off misspellings keep the word's sound);
+  Soundex codes differ (most far-off misspellings keep the word's sound);
 * how alike they look and sound beyond an edit count: Jaro-Winkler similarity of the spellings (it weighs a
   shared start and letters a little out of place, as readers do), whether the last letters differ, how many
   first letters they share (up to 4), whether their Metaphone codes are the same and how similar they are
@@ -21,13 +23,7 @@ maximise it. The features say what the hand channel says, and what it cannot:
   close to others');
 * how often today's English uses the word: its Zipf frequency from wordfreq (`data/usage.tsv.gz`, built by
   `data/build_usage.py`; 0 for a word wordfreq lacks), beside the log prior's Google Books counts, which
-  are formal and old (`pome`, `propylene`). Top-1 among the candidates, cross-validated: birkbeck-dev 49.5
-  -> 50.7%, norvig-testset1 85.7 -> 86.4%.
-
-The look-alike and sound-alike features and the model's favourite were added for the far-off misspellings of
-the three-or-more-edits band: with them, top-1 among the candidates (5-fold cross-validated on the dev sets,
-ten sound-alikes a typo) went from 48.3% to 49.5% on birkbeck-dev (`bench/fit_rerank.py`, README's "Fitted
-scorer").
+  are formal and old (`pome`, `propylene`).
 
 The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
 never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
@@ -35,14 +31,14 @@ alike the correction is; the confidence rule's threshold is tuned on these score
 
 Weights belong to one model's scores and one preset's candidates, so each preset has its table
 (`DecodingSettings.rerank_table`): `data/rerank.json` for the default, `data/rerank-fast.json` for the fast
-preset's smaller model (`bench/fit_rerank.py --preset fast`). A table carries the alpha its model scores were
-normalised with and the top-1 the fit reached, beside the weights.
+preset's smaller model. A table carries the alpha its model scores were normalised with and the top-1 the fit
+reached, beside the weights. What each feature gained when it came in: docs/tuning.md.
 """
 
 from __future__ import annotations
 
 import gzip
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -50,13 +46,53 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, JaroWinkler, Levenshtein
 
+from typofix.engine.scoring import Hypothesis
+from typofix.engine.settings import DecodingSettings
 from typofix.files.packagedata import packaged, read_json_table
+from typofix.words.distance import osa_distance
+from typofix.words.lexicon import Lexicon
 from typofix.words.phonetic import sound_codes
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
             "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
+
+
+# --- the hand-set noisy channel ---------------------------------------------------------------------------
+
+
+def rerank(hyps: list[Hypothesis], words: list[str], lexicon: Lexicon, weight: float, typo: str = "",
+           edit_weight: float = 0.0, first_letter_weight: float = 0.0) -> list[tuple[str, Hypothesis]]:
+    """The noisy channel: rank one input's candidates by
+
+        score + weight * log P_prior(word) - edit_weight * edits(typo, word)
+              - first_letter_weight * [word and typo start differently]
+
+    where `score` is the (length-normalised) log P_model(word | typo), the prior the lexicon's unigram
+    frequency, and `edits` the optimal-string-alignment distance: a second, plain channel term that keeps the
+    model from preferring a frequent word several edits away to the word one edit away (off at 0). The last
+    term encodes that people seldom get the first letter wrong: in birkbeck-dev's rows two edits away, 6.5%
+    do (off at 0)."""
+    rescored = [(w, replace(h, score=channel_score(h.score, w, typo, lexicon, weight, edit_weight,
+                                                    first_letter_weight)))
+                for h, w in zip(hyps, words)]
+    return sorted(rescored, key=lambda pair: -pair[1].score)
+
+
+def channel_score(model_score: float, word: str, typo: str, lexicon: Lexicon, prior_weight: float,
+                  edit_weight: float = 0.0, first_letter_weight: float = 0.0, edits: int | None = None) -> float:
+    """The noisy-channel score of `word` as the correction of `typo` (see `rerank`); `edits`, when the caller
+    knows it (a neighbour found one edit away), saves computing the distance."""
+    score = model_score + prior_weight * lexicon.log_prior(word)
+    if edit_weight:
+        score -= edit_weight * (edits if edits is not None else osa_distance(typo, word))
+    if first_letter_weight and word[:1] != typo[:1]:
+        score -= first_letter_weight
+    return score
+
+
+# --- the fitted scorer --------------------------------------------------------------------------------------
 
 
 def table_path(name: str = "rerank.json") -> Path:
@@ -176,3 +212,50 @@ class FittedScorer:
 @lru_cache(maxsize=4)
 def _load(path: str) -> FittedScorer:
     return FittedScorer.from_table(read_json_table(path, "fitted scorer table"))
+
+
+# --- ranking by one of them ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Candidate:
+    """One ranked candidate of a typo: the word, its score (higher is better), and the attention weights
+    (T, S) of the model writing it, T its characters then EOS, S the typo's characters (None without them)."""
+
+    word: str
+    score: float
+    attn: np.ndarray | None = None
+
+
+class Ranker:
+    """Ranks each typo's scored outputs: by `scorer`, the fitted scorer, or where it is None (`scorer="hand"`,
+    or no network: no model score to weigh) by the hand-set noisy channel with `settings`' weights."""
+
+    def __init__(self, lexicon: Lexicon, settings: DecodingSettings, scorer: FittedScorer | None):
+        self.lexicon, self.settings, self.scorer = lexicon, settings, scorer
+
+    def rank_many(self, typos: list[str], candidates: list[dict[str, Hypothesis]],
+                  edits: list[dict[str, int]]) -> list[list[Candidate]]:
+        """Each typo's candidates (output -> its hypothesis) best first, all typos in one call of the fitted
+        scorer; `edits`: the distances from the typo the caller knows (the rest are worked out). An empty
+        output (the model ending at once) would delete the word from a text, so it is never offered."""
+        s = self.settings
+        if self.scorer is None:
+            ranked = [[Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
+                                                  s.first_letter_weight, near.get(w)), h.attn)
+                       for w, h in cands.items() if w] for typo, cands, near in zip(typos, candidates, edits)]
+        else:
+            words = [[w for w in cands if w] for cands in candidates]
+            hyps = [cands[w] for cands, group in zip(candidates, words) for w in group]
+            flat = [w for group in words for w in group]
+            distances = [near[w] if near.get(w) is not None else osa_distance(typo, w)
+                         for typo, near, group in zip(typos, edits, words) for w in group]
+            scores = self.scorer.scores_many(
+                typos, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
+                [self.lexicon.log_prior(w) for w in flat], distances).tolist()
+            ranked, start = [], 0
+            for group in words:
+                ranked.append([Candidate(w, score, h.attn) for w, h, score in
+                               zip(group, hyps[start:start + len(group)], scores[start:start + len(group)])])
+                start += len(group)
+        return [sorted(scored, key=lambda c: -c.score) for scored in ranked]

@@ -1,4 +1,5 @@
-"""The fitted scorer: its features, its table, the fitting script's logit, and the engine scoring with it."""
+"""Ranking (`typofix.engine.ranking`): the hand-set channel, the fitted scorer (its features, its table, the
+fitting script's logit), and the engine ranking by the one its settings name."""
 
 from __future__ import annotations
 
@@ -13,13 +14,78 @@ import pytest
 
 from bench import fit_rerank
 from typofix.engine.corrector import Corrector
+from typofix.engine.ranking import (FEATURES, Candidate, FittedScorer, Ranker, channel_score, features, features_many,
+                                    rerank, table_path, usage_frequencies)
+from typofix.engine.scoring import Hypothesis
 from typofix.engine.settings import DecodingSettings
-from typofix.words.lexicon import Lexicon
-from typofix.engine.ranking import FEATURES, FittedScorer, features, features_many, table_path, usage_frequencies
-from typofix.engine.search import channel_score
 from typofix.words.distance import osa_distance
+from typofix.words.lexicon import Lexicon
 
 COLUMN = {name: i for i, name in enumerate(FEATURES)}
+SMALL_LEXICON = {"spelling": 50, "spell": 40, "receive": 30, "the": 100, "tea": 5, "a": 90, "weird": 7}
+
+
+@pytest.fixture(scope="module")
+def small_lexicon():
+    return Lexicon(SMALL_LEXICON)
+
+
+def test_rerank_adds_the_weighted_prior(small_lexicon):
+    words = ["spell", "tea", "the", "spelling"]
+    hyps = [Hypothesis([], -1.0, -1.0), Hypothesis([], -1.5, -1.5), Hypothesis([], -2.0, -2.0),
+            Hypothesis([], -2.5, -2.5)]
+    assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0)] == words
+    ranked = rerank(hyps, words, small_lexicon, 1000.0)  # the prior dominates: most frequent first
+    assert [w for w, _ in ranked] == sorted(words, key=lambda w: -small_lexicon.count(w))
+    for word, h in ranked:
+        original = hyps[words.index(word)]
+        assert h.score == pytest.approx(original.score + 1000.0 * small_lexicon.log_prior(word))
+
+
+def test_edit_weight_prefers_the_nearer_word(small_lexicon):
+    hyps = [Hypothesis([], -1.0, -1.0), Hypothesis([], -1.2, -1.2)]  # the model slightly prefers "spell"
+    words = ["spell", "spelling"]
+    assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0, "speling")] == ["spell", "spelling"]
+    ranked = rerank(hyps, words, small_lexicon, 0.0, "speling", edit_weight=0.5)
+    assert [w for w, _ in ranked] == ["spelling", "spell"]  # 1 edit away beats 2 edits away
+    assert ranked[0][1].score == pytest.approx(-1.2 - 0.5)
+
+
+def test_first_letter_weight_prefers_the_same_first_letter(small_lexicon):
+    hyps = [Hypothesis([], -1.0, -1.0), Hypothesis([], -1.1, -1.1)]  # the model slightly prefers "well"
+    words = ["well", "spell"]
+    assert [w for w, _ in rerank(hyps, words, small_lexicon, 0.0, "sell")] == ["well", "spell"]
+    ranked = rerank(hyps, words, small_lexicon, 0.0, "sell", first_letter_weight=0.3)
+    assert [w for w, _ in ranked] == ["spell", "well"]
+    assert ranked[1][1].score == pytest.approx(-1.0 - 0.3)
+
+
+def test_the_ranker_ranks_by_the_hand_channel_or_the_fitted_scorer(small_lexicon):
+    """One call ranks every typo's candidates: best first, the empty output never offered, the attention kept,
+    and the fitted scorer's order is its scores' (the hand channel's is `channel_score`'s)."""
+    settings = DecodingSettings(scorer="hand")
+    attn = np.ones((2, 4))
+    found = [{"spelling": Hypothesis([1], -1.2, -1.2, attn), "spell": Hypothesis([2], -1.0, -1.0), "": Hypothesis(
+        [], -0.1, -0.1), "speling": Hypothesis([3], -0.9, -0.9)}, {"tea": Hypothesis([4], -2.0, -2.0)}]
+    edits = [{"spelling": 1, "speling": 0}, {}]
+    hand = Ranker(small_lexicon, settings, None).rank_many(["speling", "tae"], found, edits)
+    for typo, ranked, cands in zip(["speling", "tae"], hand, found):
+        assert all(isinstance(c, Candidate) for c in ranked) and "" not in [c.word for c in ranked]
+        expected = {w: channel_score(h.score, w, typo, small_lexicon, settings.prior_weight, settings.edit_weight,
+                                     settings.first_letter_weight) for w, h in cands.items() if w}
+        assert {c.word: c.score for c in ranked} == pytest.approx(expected)
+        assert [c.score for c in ranked] == sorted(expected.values(), reverse=True)
+    assert next(c for c in hand[0] if c.word == "spelling").attn is attn
+    scorer = FittedScorer.load()
+    fitted = Ranker(small_lexicon, settings, scorer).rank_many(["speling", "tae"], found, edits)
+    for typo, ranked, cands, near in zip(["speling", "tae"], fitted, found, edits):
+        words = [w for w in cands if w]
+        scores = scorer.scores_many([typo], [words], [cands[w].log_prob for w in words],
+                                    [len(cands[w].ids) + 1 for w in words],
+                                    [small_lexicon.log_prior(w) for w in words],
+                                    [near.get(w, osa_distance(typo, w)) for w in words])
+        assert {c.word: c.score for c in ranked} == dict(zip(words, scores.tolist()))
+        assert [c.score for c in ranked] == sorted(scores.tolist(), reverse=True)
 
 
 def test_features_of_the_typo_itself_and_of_a_far_sound_alike():
@@ -177,9 +243,9 @@ def test_the_scorer_setting_decides_the_ranking(tiny_ckpt):
     hand = Corrector.load(tiny_ckpt, settings=DecodingSettings(scorer="hand"))
     assert fitted.settings.scorer == "fitted" and hand.scorer is None
     f, h = fitted.suggest("recieve", 5), hand.suggest("recieve", 5)
-    assert [s for _, s in f] == sorted((s for _, s in f), reverse=True)
-    assert [s for _, s in h] == sorted((s for _, s in h), reverse=True)
-    assert dict(f) != dict(h)
+    assert [s.score for s in f] == sorted((s.score for s in f), reverse=True)
+    assert [s.score for s in h] == sorted((s.score for s in h), reverse=True)
+    assert {s.word: s.score for s in f} != {s.word: s.score for s in h}
     with pytest.raises(ValueError, match="scorer must be one of"):
         DecodingSettings(scorer="learned")
 

@@ -1,0 +1,89 @@
+"""The text pipeline (`typofix.engine.pipeline`) through the Corrector on a real tiny model: acceptance, case,
+special tokens and every character outside words kept, corrections and real-word errors as `Correction`s."""
+
+from __future__ import annotations
+
+import pytest
+
+from typofix.engine.corrector import Corrector
+from typofix.engine.results import Correction
+from typofix.engine.settings import DecodingSettings
+from typofix.words.text import split_text
+
+SMALL = DecodingSettings(beam=3)
+
+
+@pytest.fixture(scope="module")
+def corrector(tiny_ckpt):
+    return Corrector.load(tiny_ckpt, settings=SMALL)
+
+
+def test_case_is_kept(corrector):
+    lower = corrector.correct("speling")
+    assert corrector.correct("Speling") == lower[:1].upper() + lower[1:]
+    assert corrector.correct("SPELING") == lower.upper()
+    assert corrector.correct("TEH") == "TEH"  # up to five capitals: an acronym, left alone
+
+
+def test_accepted_words_are_left_alone(tiny_ckpt):
+    corrector = Corrector.load(tiny_ckpt, settings=SMALL)
+    assert corrector.correct("the brown fox planed") == "the brown fox planed"
+    assert corrector.suggest("fox", 3)[0].word == "fox"
+    assert corrector.is_accepted("colour") and corrector.is_accepted("color") and not corrector.is_accepted("teh")
+    eager = Corrector.load(tiny_ckpt, settings=SMALL.with_(leave_accepted=False))
+    assert not eager.is_accepted("the")
+
+
+# The words the issue saw broken, each a word (accepted) or a special token; none may change, in text or alone.
+SAFE_WORDS = ["foo", "RC", "ls", "acknowledgments", "afterward", "NASA", "FBI", "IBM", "COVID", "html", "OK",
+              "Emoji", "MIT", "GPL", "II", "XIV"]
+SAFE_TEXT = ("Emoji and #hashtag in foo_bar, os.path and /usr/sbin/slapd; `recieve` stays; MIT or GPL, "
+             "chapter II, Wm. Shakespeare and H. G. Wells, licensed by NASA.")
+
+
+def test_correct_words_and_special_tokens_come_back_unchanged(corrector):
+    assert corrector.correct_many(SAFE_WORDS) == SAFE_WORDS
+    assert corrector.correct(SAFE_TEXT) == SAFE_TEXT
+    assert [ranked[0].word for ranked in corrector.suggest_many(SAFE_WORDS, 3)] == SAFE_WORDS
+
+
+def test_bytes_that_are_not_utf8_are_left_alone(corrector):
+    text = "Caf\udce9 and teh"  # a Latin-1 byte read with errors="surrogateescape"
+    fixed = corrector.correct(text)
+    assert fixed.startswith("Caf\udce9 and ") and fixed.count("\udce9") == 1
+
+
+def test_pass_through(corrector):
+    for text in ["3", "1,000.5", "http://exmaple.com/speling", "someone@exmaple.com", "abc123", "café", "naïve",
+                 "iPhone", "x" * 40, "z" * 10_000, "", " \t\n", "\x00\x01\ufffd", "o'clock"]:
+        assert corrector.correct(text) == text, text
+
+
+def test_every_character_outside_words_is_unchanged(corrector):
+    text = "  Teh QUIK, brown-fox\trecieved 3 leters (from http://exmaple.com).\r\nWe'd said: \"speling!\"\n"
+    pieces = split_text(text)
+    fixed = [corrector.correct(p.text) if p.word else p.text for p in pieces]
+    assert corrector.correct(text) == "".join(fixed)
+    assert corrector.correct_many([text, "teh"]) == [corrector.correct(text), corrector.correct("teh")]
+
+
+def test_corrections_say_where_what_and_why(corrector):
+    text = "Teh speling of recieve, and teh fox."
+    [found] = corrector.corrections_many([text])
+    assert found and all(isinstance(c, Correction) and c.why == "misspelling" for c in found)
+    assert [c.start for c in found] == sorted(c.start for c in found)
+    fixed = text
+    for c in reversed(found):
+        assert text[c.start:c.end] == c.before and c.after != c.before
+        fixed = fixed[:c.start] + c.after + fixed[c.end:]
+    assert fixed == corrector.correct(text)
+    assert corrector.corrections_many(["the fox", ""]) == [[], []]
+
+
+def test_real_word_errors_are_reported_as_corrections(corrector):
+    """`form` between `came` and `the` is far likelier `from`: a "real-word" correction, never applied."""
+    text = "The letter came form the office."
+    [found] = corrector.real_word_errors([text])
+    assert found == [Correction(16, 20, "form", "from", "real-word")]
+    assert corrector.correct(text) == text
+    assert corrector.real_word_errors([text], min_gain=1e9) == [[]]

@@ -1,0 +1,177 @@
+"""Scoring given outputs of a model, in numpy: a word's candidates from anywhere (lexicon neighbours, the
+typo itself) scored exactly as beam search would have scored them, so they compete on equal terms; and the
+`Hypothesis`, one scored output, that search and scoring both hand back.
+
+`trie_hypotheses` is the engine's: each word encoded once, its outputs decoded as one prefix trie (one-edit
+neighbours of a typo share most of their prefixes). `forced_hypotheses` scores row by row, each from its own
+encoding: the plain reference the trie is tested against.
+Shapes: B words, S source length, T output steps (characters + EOS), V vocabulary, C outputs of all words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from typofix.engine.stepper import Arrays, Stepper
+
+
+@dataclass
+class Hypothesis:
+    """One scored output, found by beam search or scored as given: ids without EOS, log P_model(output |
+    input) with EOS included, its length-normalised score (`length_normalised`), and the attention weights
+    (T, S) of its T = len(ids) + 1 steps over the word's S real source characters (None for a model without
+    attention)."""
+
+    ids: list[int]
+    log_prob: float
+    score: float
+    attn: np.ndarray | None = None
+
+
+def stack_attention(hyps: list[Hypothesis]) -> np.ndarray:
+    """The attention of one hypothesis per word (e.g. each word's best) as one zero-padded batch (B, T, S)."""
+    steps = max(h.attn.shape[0] for h in hyps)
+    chars = max(h.attn.shape[1] for h in hyps)
+    batch = np.zeros((len(hyps), steps, chars), dtype=hyps[0].attn.dtype)  # (B, T, S)
+    for row, h in enumerate(hyps):
+        batch[row, :h.attn.shape[0], :h.attn.shape[1]] = h.attn
+    return batch
+
+
+def length_normalised(log_prob: float, length: int, alpha: float) -> float:
+    """log P / length ** alpha: alpha 0 ranks by the raw sum (favouring short outputs), 1 by the mean per step."""
+    return log_prob / length ** alpha
+
+
+def forced_log_probs(stepper: Stepper, src: np.ndarray, src_len: np.ndarray,
+                     outputs: list[list[int]]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Teacher-forced steps over given outputs (ids without EOS), one per row: log P_model(output_t |
+    output_<t, input) per step (B, T), EOS step last, 0 past each row's end, and the attention (B, T, S) or
+    None. With the input itself as the output, step t says how much the model believes input character t."""
+    width = max(len(ids) for ids in outputs) + 1
+    tgt_in = np.full((len(outputs), width), stepper.pad_id, dtype=np.int64)  # (B, T)
+    tgt_out = np.full_like(tgt_in, stepper.pad_id)  # (B, T)
+    for row, ids in enumerate(outputs):
+        tgt_in[row, :len(ids) + 1] = [stepper.sos_id, *ids]
+        tgt_out[row, :len(ids) + 1] = [*ids, stepper.eos_id]
+    memory, state = stepper.encode(src, src_len)
+    picked, weights = [], []
+    for t in range(width):
+        log_probs, state, step_weights = stepper.step(tgt_in[:, t], state, memory)  # (B, V)
+        picked.append(np.take_along_axis(log_probs, tgt_out[:, t:t + 1], axis=1)[:, 0])  # (B,)
+        weights.append(step_weights)
+    log_probs = np.stack(picked, axis=1)  # (B, T)
+    log_probs[tgt_out == stepper.pad_id] = 0.0
+    return log_probs, None if weights[0] is None else np.stack(weights, axis=1)  # (B, T, S)
+
+
+def forced_hypotheses(stepper: Stepper, src: np.ndarray, src_len: np.ndarray, outputs: list[list[int]],
+                      alpha: float = 1.0) -> list[Hypothesis]:
+    """Given outputs (ids without EOS) as hypotheses, one per row, scored and with attention exactly as beam
+    search would have found them: candidates from elsewhere (lexicon neighbours) join a beam's on equal terms."""
+    log_probs, attn = forced_log_probs(stepper, src, src_len, outputs)  # (B, T), (B, T, S) or None
+    # A running float32 sum, step by step, as beam search adds up its scores: the same candidate, the same float.
+    totals = log_probs.cumsum(axis=1)[:, -1].tolist()
+    return [Hypothesis(list(ids), total, length_normalised(total, len(ids) + 1, alpha),
+                       None if attn is None else attn[row, :len(ids) + 1, :int(src_len[row])].copy())
+            for row, (ids, total) in enumerate(zip(outputs, totals))]
+
+
+def take_rows(encoded: tuple[Arrays, Arrays], rows) -> tuple[Arrays, Arrays]:
+    """The encoder output (memory, state) of some words only, e.g. the uncertain ones that get a wider search."""
+    memory, state = encoded
+    return tuple(a[rows] for a in memory), tuple(a[rows] for a in state)
+
+
+def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: np.ndarray,
+                    outputs: list[list[list[int]]], alpha: float = 1.0) -> list[list[Hypothesis]]:
+    """Given outputs for each word (`outputs[b]`: id lists without EOS), scored as `forced_hypotheses` scores
+    them, but sharing work: each word is encoded once (`encoded`, its rows in `src_len` order) and outputs that
+    share a prefix share its decoder steps, as if the outputs of a word were a little prefix trie decoded one
+    depth at a time. One-edit neighbours of a typo share most of their prefixes, so this takes a fraction of
+    the steps of scoring each from its first character."""
+    memory_w, state_w = encoded
+    trie = _OutputTrie(outputs)
+    step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
+    state = None
+    for t, (words, parents, tokens) in enumerate(trie.depths):
+        memory = tuple(a[words] for a in memory_w)
+        if t == 0:
+            y = np.full(len(words), stepper.sos_id, dtype=np.int64)
+            state = tuple(a[words] for a in state_w)
+        else:
+            y = tokens
+            state = tuple(a[parents] for a in state)
+        log_probs, state, weights = stepper.step(y, state, memory)  # (R_t, V), state of each prefix
+        step_log_probs.append(log_probs)
+        step_attn.append(weights)
+    if not trie.ids:
+        return [[] for _ in outputs]
+    # Every output's steps gathered at once: rows[i, t] is output i's row among all depths' rows, stacked.
+    offsets = np.cumsum([0] + [len(lp) for lp in step_log_probs])[:trie.path.shape[1]]  # (T,)
+    past_end = trie.path < 0  # (C, T)
+    rows = np.where(past_end, 0, trie.path + offsets)
+    targets = np.where(past_end, 0, trie.targets(stepper.eos_id))  # (C, T): each step's id, EOS last
+    picked = np.concatenate(step_log_probs)[rows, targets]  # (C, T)
+    picked[past_end] = 0.0
+    # A running float32 sum (cumsum adds in order, and + 0.0 past the end changes nothing), as beam search adds.
+    totals = picked.cumsum(axis=1, dtype=np.float32)[:, -1].tolist()
+    attn = None if step_attn[0] is None else np.concatenate(step_attn)[rows]  # (C, T, S)
+    result, i = [], 0
+    for b, outs in enumerate(outputs):
+        hyps = []
+        for ids in outs:
+            weights = None if attn is None else attn[i, :len(ids) + 1, :int(src_len[b])].copy()  # (T, S)
+            hyps.append(Hypothesis(list(ids), totals[i], length_normalised(totals[i], len(ids) + 1, alpha), weights))
+            i += 1
+        result.append(hyps)
+    return result
+
+
+class _OutputTrie:
+    """The prefix trie of each word's outputs, by depth, built with a sort instead of a Python walk: with the
+    outputs sorted (by word, then id by id), those sharing a prefix of length t are neighbours, so depth t's
+    rows are where the common prefix of an output and the one before it (its `lcp`) falls below t.
+
+    `depths[t]`: (word of each row, its parent row at depth t - 1, the id it ends with), int64 arrays; `path`
+    (C, T): output i's row at each depth 0..len(ids), -1 past it (outputs in order, word by word)."""
+
+    def __init__(self, outputs: list[list[list[int]]]):
+        self.ids = [ids for outs in outputs for ids in outs]
+        self.depths: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        if not self.ids:
+            self.path = np.zeros((0, 0), dtype=np.int64)
+            return
+        word = np.array([b for b, outs in enumerate(outputs) for _ in outs], dtype=np.int64)  # (C,)
+        length = np.array([len(ids) for ids in self.ids], dtype=np.int64)  # (C,)
+        width = int(length.max())
+        tokens = np.full((len(self.ids), width), -1, dtype=np.int64)  # (C, T - 1), -1 past the end: sorts first
+        for i, ids in enumerate(self.ids):
+            tokens[i, :len(ids)] = ids
+        self._tokens, self._length = tokens, length  # in the outputs' own order, for `targets`
+        order = np.lexsort([tokens[:, t] for t in reversed(range(width))] + [word])  # by word, then ids
+        tokens, word, length = tokens[order], word[order], length[order]
+        same = (tokens[1:] == tokens[:-1]) & (tokens[1:] >= 0)  # (C - 1, T - 1)
+        lcp = np.cumprod(same, axis=1).sum(axis=1)  # common prefix with the output before
+        lcp = np.concatenate([[-1], np.where(word[1:] == word[:-1], lcp, -1)])  # (C,), -1: a new word
+        path = np.full((len(self.ids), width + 1), -1, dtype=np.int64)  # (C, T) in sorted order
+        for t in range(width + 1):
+            present = np.flatnonzero(length >= t)  # the outputs that reach depth t
+            group = np.cumsum(lcp < t)[present]  # equal for outputs sharing their first t ids
+            first = np.diff(group, prepend=-1) != 0
+            path[present, t] = np.cumsum(first) - 1
+            starts = present[first]
+            self.depths.append((word[starts], path[starts, t - 1] if t else starts,
+                                tokens[starts, t - 1] if t else starts))
+        self.path = np.empty_like(path)
+        self.path[order] = path  # back to the outputs' own order
+
+    def targets(self, eos_id: int) -> np.ndarray:
+        """(C, T): the id output i writes at step t (its ids, then EOS), 0 past its end."""
+        targets = np.zeros(self.path.shape, dtype=np.int64)
+        targets[:, :-1] = np.maximum(self._tokens, 0)
+        targets[np.arange(len(self.ids)), self._length] = eos_id
+        return targets
+
