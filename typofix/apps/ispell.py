@@ -130,7 +130,7 @@ class Session:
             offset += len(piece.text)
         suggestions = corrector.suggest_many([word for _, word, _ in missed], SUGGESTIONS) if missed else []
         for (at, word, offset), found in zip(missed, suggestions):
-            offered = [w for w, _ in found if w.lower() != word.lower()]
+            offered = [s.word for s in found if s.word.lower() != word.lower()]
             out[at] = (f"& {word} {len(offered)} {offset}: {', '.join(offered)}" if offered
                        else f"# {word} {offset}")
         return out

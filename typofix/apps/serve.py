@@ -25,12 +25,11 @@ corrector imports anyway).
 from __future__ import annotations
 
 import json
-import math
 import signal
 import socket
 import sys
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from pathlib import Path
@@ -41,7 +40,7 @@ import numpy as np
 from typofix import __version__
 from typofix.insight.charmap import char_class, project
 from typofix.engine.corrector import Corrector
-from typofix.engine.explain import changes, describe
+from typofix.engine.results import Suggestion
 from typofix.files.modelfile import resolve_model
 from typofix.insight.embeddings import read_embeddings
 from typofix.words.text import split_text
@@ -125,13 +124,12 @@ class Explorer:
         for index in picked:
             served = self.models[index]
             with served.lock:
-                corrected = served.corrector.correct_text(query)
+                corrected = served.corrector.correct(query)
                 explained = [served.corrector.explain(word, k) for word in words]
             answer["models"].append({"index": index, "name": served.name, "corrected": corrected})
             eos = served.corrector.vocab.symbols[served.corrector.vocab.eos_id]
             for entry, candidates in zip(answer["words"], explained):
-                entry["results"].append({"model": index, "candidates": [
-                    _candidate(entry["input"].lower(), c.word, c.score, c.attn, eos) for c in candidates]})
+                entry["results"].append({"model": index, "candidates": [_candidate(c, eos) for c in candidates]})
         return answer
 
     def embeddings(self, model: int) -> dict:
@@ -139,11 +137,11 @@ class Explorer:
         return {"model": model, "name": served.name, "embedding": "encoder", "map": served.embedding_map}
 
 
-def _candidate(typo: str, word: str, score: float, attn, eos: str) -> dict:
-    return {"word": word, "score": round(score, 5) if math.isfinite(score) else None,
-            "explanation": describe(typo, word), "changes": [asdict(c) for c in changes(typo, word)],
-            "out_chars": [*word, eos],
-            "attn": None if attn is None else np.round(np.asarray(attn, dtype=float), 6).tolist()}  # (T, S)
+def _candidate(suggestion: Suggestion, eos: str) -> dict:
+    """A suggestion with its evidence, and the characters its attention rows (T, S) belong to: its own and EOS."""
+    record = suggestion.as_json(digits=5, evidence=True)
+    attn = record.pop("attn")
+    return {**record, "out_chars": [*suggestion.word, eos], "attn": attn}
 
 
 # --- HTTP ----------------------------------------------------------------------------------------------------

@@ -69,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
         return OK
     for word, ranked in zip(args.words, corrector.suggest_many(args.words, args.top_k)):
         if args.json:
-            print(json_line({"input": word, "candidates": [{"word": w, "score": round(s, 4)} for w, s in ranked]}))
+            print(json_line({"input": word, "candidates": [s.as_json() for s in ranked]}))
         else:
-            print(f"{word}\t" + "\t".join(f"{w} ({s:.3f})" for w, s in ranked))
+            print(f"{word}\t" + "\t".join(f"{s.word} ({s.score:.3f})" for s in ranked))
     return OK
 
 
@@ -133,8 +133,8 @@ def write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_jso
         if as_json:
             record = {"input": text, "output": fixed}
             if real_words is not None:
-                record["real_words"] = [] if literal else [{"offset": offset, "word": word, "likelier": likelier}
-                                                           for offset, word, likelier in next(suspects)]
+                record["real_words"] = [] if literal else [{"offset": c.start, "word": c.before, "likelier": c.after}
+                                                           for c in next(suspects)]
             out.write(json_line(record) + "\n")
         else:
             out.write(fixed)

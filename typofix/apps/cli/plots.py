@@ -21,7 +21,6 @@ def add_attention(subcommands) -> None:
 
 
 def run_attention(args: argparse.Namespace) -> int:
-    from typofix.engine.explain import changes, describe
     from typofix.files.modelfile import ModelError
     from typofix.insight import plots
 
@@ -39,8 +38,7 @@ def run_attention(args: argparse.Namespace) -> int:
             raise ModelError("this model has no attention (attention=none): there is no alignment to draw")
         out_chars = [*best.word, vocab.symbols[vocab.eos_id]]  # the end-of-word step gets a row too
         alignments.append(plots.Alignment(word, out_chars, best.attn,
-                                          marks=[c.span for c in changes(word, best.word)],
-                                          title=describe(word, best.word)))
+                                          marks=[c.span for c in best.changes], title=best.explanation))
     plots.save_figure(plots.plot_attention_grid(alignments), args.out)
     print(f"wrote {args.out}")
     return OK
