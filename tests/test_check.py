@@ -1,20 +1,62 @@
-"""`typofix check` and the user's words, through the real command line (a subprocess, the bundled model)."""
+"""`typofix check` through the real command line (a subprocess, the bundled model): what it reads in a
+repository, what it reports, what -w may change, and the user's words."""
 
 from __future__ import annotations
 
+import ast
+import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+DEMO_PY = '''"""Parse the command line argumnets of the demo tool."""
+import argparse
 
-def typofix(*args: str, config, stdin: str = "") -> subprocess.CompletedProcess:
+import numpy as np
+
+
+def parseArgs(args):
+    # Count the elemnts before we start.
+    n = len(args)
+    if n > 2:
+        s = str(n)
+    elif n == 1:
+        print("Could not recieve the data")
+    parser = argparse.ArgumentParser()
+    return np.zeros(n), parser, s
+'''
+README = """# Demo
+
+This is a smal demo of the parser, with documantation.
+
+It reads `argumnets` and ``recieve`` in code spans.
+
+```python
+x = recieve(argumnets)
+```
+"""
+# What `check .` must report in the repository below: the docstring's, the comment's and the string's typo in
+# demo.py and the README's two, nothing in .venv, in code, in code spans or in the fenced block.
+EXPECTED = ["README.md:3:11: smal ==> small", "README.md:3:41: documantation ==> documentation",
+            "demo.py:1:27: argumnets ==> arguments", "demo.py:8:17: elemnts ==> elements",
+            "demo.py:13:26: recieve ==> receive"]
+
+
+def typofix(*args: str, config: Path, cwd: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess:
     """The real CLI with the personal list under `config` (XDG_CONFIG_HOME), so the tests never read yours."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(config)}
     return subprocess.run([sys.executable, "-m", "typofix", *args], input=stdin, capture_output=True, text=True,
-                          env=env, timeout=300)
+                          env=env, timeout=300, cwd=cwd)
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=cwd, check=True,
+                   capture_output=True)
 
 
 @pytest.fixture
@@ -22,6 +64,128 @@ def config(tmp_path):
     path = tmp_path / "config"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+def repo(tmp_path) -> Path:
+    """A git work tree with a gitignored .venv holding typos, a Python file and a README."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / ".gitignore").write_text(".venv/\n")
+    (root / ".venv" / "lib").mkdir(parents=True)
+    (root / ".venv" / "lib" / "site.py").write_text("# we recieve teh data here\nX = 'recieved teh'\n")
+    (root / "demo.py").write_text(DEMO_PY)
+    (root / "README.md").write_text(README)
+    return root
+
+
+def test_check_in_a_repository_reports_the_typos_of_text_never_code_nor_ignored_files(repo, config):
+    done = typofix("check", ".", config=config, cwd=repo)
+    assert done.returncode == 1, done.stderr
+    assert [line.removeprefix("./") for line in done.stdout.splitlines()] == EXPECTED
+    done = typofix("check", "--json", "--jobs", "2", ".", config=config, cwd=repo)
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [f"{Path(r['path']).name}:{r['line']}:{r['column']}: {r['word']} ==> {r['suggestions'][0]}"
+            for r in records] == EXPECTED
+    for record in records:
+        assert set(record) == {"path", "line", "column", "word", "suggestions", "confidence", "where"}
+        assert record["where"] == "text" and record["confidence"] >= 2.0
+    # --jobs 2 reads and checks in two processes; the output is the same, line for line
+    assert done.stdout == typofix("check", "--json", ".", config=config, cwd=repo).stdout
+
+
+def _masked_ast(source: str) -> str:
+    """The syntax tree with every string constant emptied: what -w may not change."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = ""
+    return ast.dump(tree)
+
+
+def test_write_changes_fixes_text_keeps_the_program_and_writes_through_symlinks(repo, config):
+    (repo / "notes").mkdir()
+    target = repo / "notes" / "letter.md"
+    target.write_text("We recieved the letter.\n")
+    target.chmod(0o640)
+    (repo / "link.md").symlink_to("notes/letter.md")
+    done = typofix("check", "-w", "demo.py", "link.md", config=config, cwd=repo)
+    assert done.returncode == 1, done.stderr
+    fixed = (repo / "demo.py").read_text()
+    assert _masked_ast(fixed) == _masked_ast(DEMO_PY)  # the same program: only string contents changed
+    assert "the command line arguments" in fixed and "the elements" in fixed and "not receive the" in fixed
+    assert fixed.replace("arguments", "argumnets").replace("elements", "elemnts").replace(
+        "receive", "recieve") == DEMO_PY  # and nothing else
+    assert (repo / "link.md").is_symlink() and os.readlink(repo / "link.md") == "notes/letter.md"
+    assert target.read_text() == "We received the letter.\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in (repo / "notes").iterdir()) == ["letter.md"]  # no temporary file left
+    assert typofix("check", "demo.py", "link.md", config=config, cwd=repo).returncode == 0
+
+
+def test_write_changes_refuses_what_it_cannot_write_in_one_line(tmp_path, config):
+    locked = tmp_path / "locked.md"
+    locked.write_text("We recieved it.\n")
+    locked.chmod(0o444)  # read-only: root could replace it, and must not
+    done = typofix("check", "-w", str(locked), config=config)
+    assert done.returncode == 2
+    assert done.stderr == f"typofix: error: cannot write {locked}: the file is read-only\n"
+    assert done.stdout == f"{locked}:1:4: recieved ==> received\n"
+    assert locked.read_text() == "We recieved it.\n"
+    immutable = tmp_path / "immutable.md"
+    immutable.write_text("We recieved it.\n")
+    if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(immutable)],
+                                                        capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available here (needs root and a file system that has it)")
+    try:
+        done = typofix("check", "-w", str(immutable), config=config)
+    finally:
+        subprocess.run(["chattr", "-i", str(immutable)], check=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith(f"typofix: error: cannot write {immutable}: "), done.stderr
+    assert immutable.read_text() == "We recieved it.\n"
+
+
+def test_skip_include_config_and_inline_ignores(repo, config):
+    (repo / "notes.txt").write_text("teh first line\nteh second line  # typofix: ignore\n")
+    done = typofix("check", "--include", "*.txt", ".", config=config, cwd=repo)
+    assert done.stdout.splitlines() == ["./notes.txt:1:1: teh ==> the"]
+    done = typofix("check", "--skip", "*.md", "--skip", "demo.py", ".", config=config, cwd=repo)
+    assert done.stdout.splitlines() == ["./notes.txt:1:1: teh ==> the"]
+    (repo / "pyproject.toml").write_text('[tool.typofix]\nskip = ["*.txt", "README.md"]\nwords = ["elemnts"]\n')
+    done = typofix("check", ".", config=config, cwd=repo)
+    assert [line.removeprefix("./") for line in done.stdout.splitlines()] == [
+        "demo.py:1:27: argumnets ==> arguments", "demo.py:13:26: recieve ==> receive"]
+    (repo / "generated.md").write_text("<!-- typofix: ignore-file -->\nWe recieved teh letter.\n")
+    assert "generated.md" not in typofix("check", ".", config=config, cwd=repo).stdout
+    (repo / ".typofix.toml").write_text("skip = 1\n")
+    done = typofix("check", ".", config=config, cwd=repo)
+    assert done.returncode == 2 and done.stderr == (f"typofix: error: {repo / '.typofix.toml'}: skip: expected a "
+                                                    "list of strings\n")
+
+
+def test_identifiers_are_split_and_reported_on_request_never_fixed(tmp_path, config):
+    code = tmp_path / "fetch.py"
+    source = 'def recieveData(parse_argumnets):\n    """Fetch the data."""\n    return parse_argumnets\n'
+    code.write_text(source)
+    assert typofix("check", str(code), config=config).returncode == 0  # names are code
+    done = typofix("check", "--identifiers", "-w", str(code), config=config)
+    assert done.stdout.splitlines() == [
+        f"{code}:1:5: recieve ==> receive (in an identifier: left as it is)",
+        f"{code}:1:23: argumnets ==> arguments (in an identifier: left as it is)",
+        f"{code}:3:18: argumnets ==> arguments (in an identifier: left as it is)"]
+    assert code.read_text() == source
+
+
+def test_known_only_reports_the_listed_misspellings_alone(tmp_path, config):
+    text = tmp_path / "letter.txt"
+    text.write_text("We recieved the documantation.\n")  # recieved is in the dev sets' lists; the other not
+    done = typofix("check", str(text), config=config)
+    assert [line.split(": ")[1] for line in done.stdout.splitlines()] == ["recieved ==> received",
+                                                                           "documantation ==> documentation"]
+    done = typofix("check", "--known-only", str(text), config=config)
+    assert done.stdout == f"{text}:1:4: recieved ==> received\n"
 
 
 def test_check_reports_path_line_column_and_exits_1(tmp_path, config):

@@ -35,9 +35,12 @@ def test_pre_commit_runs_typofix_check(tmp_path):
     project.mkdir()
     git(project, "init", "-q")
     (project / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {hooks.as_uri()}\n  rev: {rev}\n  hooks:\n  - id: typofix-system\n    files: \\.md$\n")
+        f"repos:\n- repo: {hooks.as_uri()}\n  rev: {rev}\n  hooks:\n  - id: typofix-system\n    files: \\.(md|py)$\n")
     (project / "notes.md").write_text("Title\nWe recieved teh letter.\n")
     (project / "clean.md").write_text("Nothing wrong here.\n")
+    # code is never reported, only its comments and strings
+    (project / "tool.py").write_text("import numpy as np\n\n\ndef parseArgs(args):\n    # the argumnets\n"
+                                     "    return np.zeros(len(args))\n")
     git(project, "add", ".")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "OMP_NUM_THREADS": "1",
            "XDG_CONFIG_HOME": str(tmp_path / "config"),
@@ -47,9 +50,12 @@ def test_pre_commit_runs_typofix_check(tmp_path):
     assert done.returncode == 1, done.stdout + done.stderr
     assert "notes.md:2:4: recieved ==> received" in done.stdout
     assert "notes.md:2:13: teh ==> the" in done.stdout
-    assert "clean.md" not in done.stdout
+    assert "tool.py:5:11: argumnets ==> arguments" in done.stdout
+    assert "clean.md" not in done.stdout and "np ==>" not in done.stdout and "args ==>" not in done.stdout
 
     (project / "notes.md").write_text("Title\nWe received the letter.\n")
+    (project / "tool.py").write_text("import numpy as np\n\n\ndef parseArgs(args):\n    # the arguments\n"
+                                     "    return np.zeros(len(args))\n")
     git(project, "add", ".")
     done = subprocess.run([PRE_COMMIT, "run", "--all-files"], cwd=project, capture_output=True, text=True, env=env,
                           timeout=300)

@@ -1,0 +1,195 @@
+"""`typofix check` beside the code-aware spell checkers people use, on the same files: findings per 1,000 lines,
+and a fixed sample of each tool's findings with its line, for judging by hand.
+
+The file sets: this repository's own tree (typofix/, tests/, bench/, docs/, README.md) and the top-level modules
+of the running Python's standard library (its `*.py` files beside `os.py`). Each set is the list of files
+`typofix check` walks there (git's view of the tree, binary and generated files left out), handed to every
+tool as the same explicit list. The tools: typofix (default, and --known-only), codespell (a list of known
+misspellings), typos-cli (identifier-aware, its own list) and cspell (every word its dictionaries lack). A tool
+that is not installed is left out with a note, never imitated: `pip install codespell typos`,
+`npm install cspell@9` (then --cspell node_modules/.bin/cspell).
+
+    python -m bench.check_peers --out docs/check.md --sample 15
+
+writes the table between the `<!-- check-peers:begin -->` and `<!-- check-peers:end -->` marks of the --out
+file (the rest of it kept), and the samples to --samples (default: stdout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from typofix.apps.check.walk import files_to_check
+from typofix.files.atomic import atomic_path
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = ("typofix", "tests", "bench", "docs", "README.md")
+BEGIN, END = "<!-- check-peers:begin -->", "<!-- check-peers:end -->"
+_CODESPELL = re.compile(r"^(.*?):(\d+): (\S+) ==> ")
+_CSPELL = re.compile(r"^(.*?):(\d+):\d+ - Unknown word \((.*?)\)")
+
+
+@dataclass(frozen=True)
+class Found:
+    """One finding of one tool: where, and the word it flagged."""
+
+    path: str
+    line: int
+    word: str
+
+
+@dataclass
+class Result:
+    tool: str
+    found: list[Found] = field(default_factory=list)
+    seconds: float = 0.0
+    note: str = ""
+
+
+def stdlib_files() -> list[str]:
+    """The standard library's top-level modules of the running Python."""
+    return sorted(str(p) for p in Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))
+
+
+def project_files() -> list[str]:
+    return list(files_to_check([str(ROOT / p) for p in PROJECT]))
+
+
+def lines_of(files: list[str]) -> int:
+    return sum(Path(f).read_bytes().count(b"\n") for f in files)
+
+
+def run_typofix(files: list[str], *extra: str) -> list[Found]:
+    done = subprocess.run([sys.executable, "-m", "typofix", "check", "--json", "--no-config", *extra, *files],
+                          capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"typofix check failed: {done.stderr.strip()}")
+    return [Found(r["path"], r["line"], r["word"]) for r in map(json.loads, done.stdout.splitlines())]
+
+
+def run_codespell(files: list[str]) -> list[Found]:
+    done = subprocess.run([_tool("codespell"), *files], capture_output=True, text=True)
+    return [Found(m[1], int(m[2]), m[3]) for m in map(_CODESPELL.match, done.stdout.splitlines()) if m]
+
+
+def run_typos(files: list[str]) -> list[Found]:
+    done = subprocess.run([_tool("typos"), "--format", "json", *files], capture_output=True, text=True)
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return [Found(r["path"], r["line_num"], r["typo"]) for r in rows if r.get("type") == "typo"]
+
+
+def run_cspell(files: list[str], program: str) -> list[Found]:
+    # cspell checks only the files under its root (the current folder) and skips what .gitignore names: run it
+    # from the files' common folder, with no ignore file, so that it reads the same files as the others
+    root = os.path.commonpath([os.path.dirname(os.path.abspath(f)) for f in files])
+    done = subprocess.run([os.path.abspath(program) if os.sep in program else program, "--no-progress",
+                           "--no-summary", "--no-color", "--no-gitignore",
+                           *[os.path.relpath(f, root) for f in files]], capture_output=True, text=True, cwd=root)
+    return [Found(os.path.join(root, m[1]), int(m[2]), m[3])
+            for m in map(_CSPELL.match, done.stdout.splitlines()) if m]
+
+
+def _tool(name: str) -> str:
+    """A tool beside this Python (the venv's bin) or on PATH."""
+    return shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name) or name
+
+
+def timed(tool: str, call: Callable[[], list[Found]]) -> Result:
+    started = time.perf_counter()
+    try:
+        found = call()
+    except (OSError, RuntimeError) as err:
+        return Result(tool, note=f"not run: {err}")
+    return Result(tool, found, time.perf_counter() - started)
+
+
+def compare(files: list[str], cspell: str | None) -> list[Result]:
+    results = [timed("typofix check", lambda: run_typofix(files)),
+               timed("typofix check --known-only", lambda: run_typofix(files, "--known-only"))]
+    for tool, program, call in (("codespell", "codespell", run_codespell), ("typos-cli", "typos", run_typos)):
+        results.append(timed(tool, lambda call=call: call(files)) if shutil.which(_tool(program))
+                       else Result(tool, note=f"not installed (pip install {program})"))
+    program = cspell or shutil.which("cspell")
+    results.append(timed("cspell", lambda: run_cspell(files, program)) if program
+                   else Result("cspell", note="not installed (npm install cspell@9; --cspell PATH)"))
+    return results
+
+
+def table(sets: dict[str, tuple[list[str], list[Result]]]) -> str:
+    rows = ["| file set | files | lines | tool | findings | per 1,000 lines | seconds |",
+            "|---|---:|---:|---|---:|---:|---:|"]
+    for name, (files, results) in sets.items():
+        lines = lines_of(files)
+        for r in results:
+            if r.note:
+                rows.append(f"| {name} | {len(files)} | {lines:,} | {r.tool} | {r.note} | | |")
+            else:
+                rows.append(f"| {name} | {len(files)} | {lines:,} | {r.tool} | {len(r.found):,} | "
+                            f"{1000 * len(r.found) / max(lines, 1):.2f} | {r.seconds:.1f} |")
+    return "\n".join(rows)
+
+
+def samples(sets: dict[str, tuple[list[str], list[Result]]], k: int, seed: int = 0) -> str:
+    """`k` findings of each tool on each set (a fixed random sample), with the line they are on."""
+    out = []
+    for name, (_, results) in sets.items():
+        for r in results:
+            if not r.found:
+                continue
+            picked = sorted(random.Random(seed).sample(r.found, min(k, len(r.found))),
+                            key=lambda f: (f.path, f.line))
+            out.append(f"## {name}: {r.tool} ({len(picked)} of {len(r.found)})")
+            for f in picked:
+                text = Path(f.path).read_text(encoding="utf-8", errors="replace").splitlines()
+                line = text[f.line - 1].strip() if 0 < f.line <= len(text) else ""
+                out.append(f"- {Path(f.path).name}:{f.line} `{f.word}`: {line[:140]}")
+    return "\n".join(out) + "\n"
+
+
+def write_table(out: Path, text: str) -> None:
+    """Put `text` between the marks of `out` (appended with the marks if it has none), atomically."""
+    old = out.read_text(encoding="utf-8") if out.exists() else ""
+    block = f"{BEGIN}\n{text}\n{END}"
+    new = (re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, old, flags=re.DOTALL)
+           if BEGIN in old else old + ("\n" if old else "") + block + "\n")
+    with atomic_path(out) as tmp:
+        tmp.write_text(new, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, help="write the table between the marks of this file")
+    parser.add_argument("--sample", type=int, default=0, metavar="K", help="K findings of each tool to judge")
+    parser.add_argument("--samples", type=Path, help="write the samples here (default: stdout)")
+    parser.add_argument("--cspell", help="the cspell program (default: cspell on PATH)")
+    args = parser.parse_args(argv)
+    sets = {}
+    for name, files in (("typofix tree", project_files()), ("stdlib *.py", stdlib_files())):
+        sets[name] = (files, compare(files, args.cspell))
+        print(f"{name}: {len(files)} files done", file=sys.stderr)
+    text = table(sets)
+    print(text)
+    if args.out:
+        write_table(args.out, text)
+    if args.sample:
+        judged = samples(sets, args.sample)
+        if args.samples:
+            args.samples.write_text(judged, encoding="utf-8")
+        else:
+            print(judged)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""A file as `check` reads it (`Scan`): the text to check, as a copy of the file with everything else
+blanked, the code's identifiers and its one-word literals; and `Regions`, which the readers of each language fill in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from typofix.apps.check.languages import Language
+from typofix.apps.check.prose import blank
+
+
+@dataclass
+class Scan:
+    """One file read for checking. `masked` is `text` with every character that is not to be checked (code,
+    markup, escapes, placeholders) turned into a space, line breaks kept: the same length and lines, so an
+    offset in one is an offset in the other. `identifiers`: (offset, name) of the code's names; `literals`:
+    (offset, text) of its one-word string literals (keys, modes, options: `"rb"`, `"utf-8"`); `keywords`:
+    the language's keywords and builtins the lexer saw (lowercase)."""
+
+    path: str
+    text: str
+    language: Language
+    masked: str
+    identifiers: list[tuple[int, str]] = field(default_factory=list)
+    literals: list[tuple[int, str]] = field(default_factory=list)
+    keywords: frozenset[str] = frozenset()
+
+
+class Regions:
+    """The checked regions of a text, added in any order: each a start offset and its masked text."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.parts: list[tuple[int, str]] = []
+        self.identifiers: list[tuple[int, str]] = []
+        self.literals: list[tuple[int, str]] = []
+        self.keywords: set[str] = set()
+
+    def add(self, start: int, masked: str) -> None:
+        """Check `masked`, the masked form of text[start:start + len(masked)]."""
+        if masked.strip():
+            self.parts.append((start, masked))
+
+    def identifier(self, offset: int, name: str) -> None:
+        self.identifiers.append((offset, name))
+
+    def literal(self, offset: int, text: str) -> None:
+        """A one-word string literal: code that looks like a word (checked as a name, --identifiers)."""
+        self.literals.append((offset, text))
+
+    def scan(self, path: str, language: Language) -> Scan:
+        """The Scan: the added regions in place, everything between them blanked (overlaps keep the first)."""
+        chunks, end = [], 0
+        for start, masked in sorted(self.parts):
+            if start < end:  # a region inside one already placed (never expected; kept safe)
+                continue
+            chunks.append(blank(self.text[end:start]))
+            chunks.append(masked)
+            end = start + len(masked)
+        chunks.append(blank(self.text[end:]))
+        return Scan(path, self.text, language, "".join(chunks), sorted(self.identifiers),
+                    sorted(self.literals), frozenset(self.keywords))

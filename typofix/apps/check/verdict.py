@@ -1,0 +1,125 @@
+"""Which of the model's findings `check` reports: only what is very likely a typo.
+
+A finding is dropped when
+* the word is the project's vocabulary (`typofix.apps.check.vocabulary`: the language's words, the code's
+  names, words used consistently, software terms);
+* it is a word of one to three letters whose correction is not the same letters with two swapped: in code
+  and its comments short unknown words are abbreviations (`np`, `cls`, `iff`, `rst`), while a swap of a
+  short word (`teh`, `adn`, `fo`) is the one short slip that is plainly a slip;
+* it is an affix written as such (`-ness`, `ough->uf`): a hyphen on one side and no letter past it;
+* it is capitalised in mid-sentence (after a small letter or a comma) or beside another capitalised word
+  (`Gregor Lingl`): a name, not a typo;
+* its correction is the same word with another ending or beginning (`normalizations` -> normalization,
+  `unclosed` -> enclosed, `invoker` -> invoked): a derived word the dictionary lacks, not a typo;
+* its correction is more than two edits away, or two edits away with a confidence below
+  `min_confidence + FAR_MARGIN`: a typo is nearly always one slip (`outsite`, `condiion`, `strinq`), while
+  the model reaches far for names and abbreviations (`closedfd` -> closed, `stddev` -> studies);
+* the model's confidence (how far the correction's score beats the word's own) is below `min_confidence`,
+  unless the correction is one of the user's words (--words, the personal list, the config's `words`):
+  beside a word the project declared, a near miss of it is a slip of it (`kubernets` for kubernetes);
+* it is a word of a one-word string literal (a key, a mode, a name written as a string: code, most of the
+  time) that is no plain slip (`Vocabulary.is_slip`: a known misspelling, two neighbouring letters of a
+  common word swapped), unless --identifiers asks for code to be checked;
+* with `known_only`, the word is not a known misspelling of its correction (`typofix.apps.check.known`);
+  the confidence and distance rules are the list's to answer for then.
+Real-word errors (--real-words) are the bigram model's judgement and pass as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from typofix.apps.check.findings import Finding
+from typofix.apps.check.vocabulary import Vocabulary, is_swap
+from typofix.words.distance import osa_distance
+
+SHORT = 3
+FAR_MARGIN = 1.5  # how much surer the model must be of a correction two edits away
+_BEFORE = re.compile(r"(?:[a-z,;]|\b[A-Z][a-z]+)[ \t]+$")  # mid-sentence, or after a capitalised word
+_AFTER = re.compile(r"[ \t]+[A-Z][a-z]")  # before a capitalised word
+SUFFIXES = ("", "s", "es", "d", "ed", "r", "er", "ers", "ing", "ings", "ly", "ness", "able", "ability",
+            "ize", "izes", "ized", "izing", "ization", "izations", "ise", "ised", "ising", "isation", "ment", "ments")
+PREFIXES = ("", "un", "re", "pre", "en", "in", "im", "de", "dis", "non", "sub", "super", "inter", "over", "under",
+            "mis", "multi", "co")
+
+
+class Verdict:
+    """The judgement of findings against one run's vocabulary and thresholds."""
+
+    def __init__(self, vocabulary: Vocabulary, min_confidence: float, known_only: bool = False,
+                 known: dict[str, frozenset[str]] | None = None, identifiers: bool = False,
+                 user_words: frozenset[str] = frozenset()):
+        self.vocabulary, self.min_confidence = vocabulary, min_confidence
+        self.known_only, self.known, self.identifiers = known_only, known or {}, identifiers
+        self.user_words = frozenset(w.lower() for w in user_words)
+
+    def keep(self, finding: Finding, masked: str) -> bool:
+        """Whether to report `finding`; `masked` is its file's masked text (for the words before it)."""
+        if finding.where == "real-word":
+            return True
+        word, correction = finding.word, finding.correction
+        lower, fixed = word.lower(), correction.lower()
+        if self.known_only and fixed not in self.known.get(lower, ()):
+            return False
+        if finding.where == "literal" and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
+            return False
+        if self.vocabulary.accepts(word, correction, finding.confidence, in_name=finding.where == "identifier"):
+            return False
+        if len(word) <= SHORT and not is_swap(lower, fixed):
+            return False
+        if is_derived(lower, fixed):
+            return False
+        if not self.known_only and fixed not in self.user_words:
+            edits = osa_distance(lower, fixed)
+            needed = self.min_confidence + (FAR_MARGIN if edits == 2 else 0.0)
+            if edits > 2 or finding.confidence is None or finding.confidence < needed:
+                return False
+        return not (finding.where == "text" and (is_name(word, masked, finding.start)
+                                                 or is_affix(masked, finding.start, finding.start + len(word))))
+
+
+def is_derived(word: str, other: str) -> bool:
+    """Whether `word` and `other` are one stem with different endings or beginnings (`SUFFIXES`,
+    `PREFIXES`): normalizations / normalization, unclosed / enclosed, escaper / escape."""
+    for a, b in ((word, other), (other, word)):
+        for prefix in PREFIXES:
+            if not a.startswith(prefix):
+                continue
+            rest = a[len(prefix):]
+            for other_prefix in PREFIXES:
+                if b.startswith(other_prefix) and _same_stem(rest, b[len(other_prefix):]) and (prefix or other_prefix
+                                                                                                or rest != b):
+                    return True
+    return False
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Whether `a` and `b` are one stem (3+ letters) with two of the `SUFFIXES`, other than two spellings of
+    one ending (`kubernets` for kubernetes is a slip, not another word)."""
+    for suffix in SUFFIXES:
+        if a.endswith(suffix):
+            stem = a[:len(a) - len(suffix)]
+            other = b[len(stem):]
+            if (len(stem) >= 3 and b.startswith(stem) and other in SUFFIXES
+                    and {suffix, other} not in ({"s", "es"}, {"d", "ed"})):
+                return True
+    return False
+
+
+def is_affix(masked: str, start: int, end: int) -> bool:
+    """Whether the word at masked[start:end] is written as an affix: `-ness`, `ough-` (then no letter)."""
+    before = masked[max(0, start - 2):start]
+    after = masked[end:end + 2]
+    return ((before.endswith("-") and not before[:-1].isalpha())
+            or (after.startswith("-") and not after[1:].isalpha()))
+
+
+def is_name(word: str, masked: str, start: int) -> bool:
+    """A capitalised word in mid-sentence (after a small letter or a comma on its line) or beside another
+    capitalised word: a name."""
+    if not (word[:1].isupper() and word[1:2].islower()):
+        return False
+    line_start = masked.rfind("\n", 0, start) + 1
+    line_end = masked.find("\n", start)
+    return (_BEFORE.search(masked, line_start, start) is not None
+            or _AFTER.match(masked, start + len(word), line_end if line_end >= 0 else len(masked)) is not None)

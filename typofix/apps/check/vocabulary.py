@@ -1,0 +1,152 @@
+"""The project's own vocabulary: the words of the files being checked that are not typos, whatever a
+dictionary says.
+
+* The language's words: Python's keywords, builtins and standard-library modules; the keywords and
+  builtins of any other language's lexer (`typofix.apps.check.lexed.lexer_words`) and those it met.
+* The code's words: every identifier of the files, whole and split into its words (`parse_args`,
+  `parseArgs` -> parse, args): `numpy`, `np`, `kwargs` in a comment name what the code names. One-word
+  string literals (keys, modes: `"rb"`) are uses of their words, no more: tests hold typos as literals.
+* Words used consistently: a word written `REPEATS` times or more across the files (`Bitstream` three
+  times, `ispell`, `logit`) is the project's term, unless the model is sure (`SURE_SLIP`) it is one
+  edit from a common English word: a slip repeated (test data does) is a slip still.
+* The software terms typofix knows (data/terms.txt.gz, from cspell's software dictionaries, and
+  data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case; and people's and companies' names
+  (data/names.txt.gz: Guido, Nvidia), written with a capital.
+
+A plain slip is never vocabulary, however often the files write it, in names too: a known misspelling of its
+correction (`typofix.apps.check.known`) or a common word with two neighbouring letters swapped; a project
+that writes them everywhere still hears about it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from typofix.apps.check.lexed import lexer_words
+from typofix.apps.check.pysource import python_words
+from typofix.apps.check.regions import Scan
+from typofix.files.packagedata import packaged
+from typofix.words.distance import osa_distance
+from typofix.words.identifiers import identifier_words
+from typofix.words.lexicon import Lexicon
+
+REPEATS = 3
+COMMON = 1_000_000  # a word this frequent in the word list (about its 22,000 most frequent) is common
+# A repeated word one edit from a common word is a slip when the model's confidence is at least this: on the dev
+# trees, repeated slips scored 5.5-9.8, repeated terms one edit from a common word 2.8-5.2 (docs/check.md).
+SURE_SLIP = 5.5
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@dataclass
+class WordUse:
+    """What one file contributes to the vocabulary (small and picklable: --jobs workers send it back)."""
+
+    counts: Counter = field(default_factory=Counter)  # lowercase word -> uses, in text and in names
+    names: set[str] = field(default_factory=set)  # lowercase words of identifiers, whole and split
+    language: set[str] = field(default_factory=set)  # the language's words (keywords, builtins)
+
+    @classmethod
+    def of(cls, scan: Scan) -> "WordUse":
+        use = cls()
+        use.counts.update(w.lower() for w in _WORD.findall(scan.masked))
+        for _, name in scan.identifiers:
+            parts = identifier_words(name)
+            use.counts.update(parts)
+            use.names.update(parts)
+            if _WORD.fullmatch(name):
+                use.names.add(name.lower())
+        for _, text in scan.literals:
+            use.counts.update(identifier_words(text))
+        use.language.update(scan.keywords)
+        if scan.language.kind == "python":
+            use.language.update(python_words())
+        elif scan.language.kind == "code" and scan.language.lexer:
+            use.language.update(lexer_words(scan.language.lexer))
+        return use
+
+
+class Vocabulary:
+    """The words of all the files being checked (`add` each file's `WordUse`), and the judgement."""
+
+    def __init__(self, known: dict[str, frozenset[str]] | None = None):
+        self.use = WordUse()
+        self.known = known or {}  # known misspelling -> its corrections (`typofix.apps.check.known`)
+
+    def add(self, use: WordUse) -> None:
+        self.use.counts.update(use.counts)
+        self.use.names |= use.names
+        self.use.language |= use.language
+
+    def accepts_language(self, word: str) -> bool:
+        """Whether `word` is a word of the files' languages, a software term or a name (capitalised)."""
+        lower = word.lower()
+        return (lower in self.use.language or lower in software_terms()
+                or (word[:1].isupper() and lower in names()))
+
+    def accepts(self, word: str, correction: str, confidence: float | None = None, in_name: bool = False) -> bool:
+        """Whether `word`, which the model would make `correction` with `confidence`, is the project's own word.
+        `in_name`: the word is a part of a name (--identifiers), which its being a name cannot excuse."""
+        lower, fixed = word.lower(), correction.lower()
+        if self.accepts_language(word):
+            return True
+        if self.is_slip(lower, fixed):
+            return False
+        if lower in self.use.names and not in_name:
+            return True
+        if self.use.counts[lower] < REPEATS:
+            return False
+        return not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
+                    and common_word(fixed))
+
+    def is_slip(self, word: str, correction: str) -> bool:
+        """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
+        neighbouring letters swapped (teh, recieve)."""
+        return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction))
+
+
+def is_swap(word: str, other: str) -> bool:
+    """Whether `other` is `word` with two neighbouring letters swapped (teh -> the)."""
+    if len(word) != len(other) or word == other:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    return (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == other[diff[1]]
+            and word[diff[1]] == other[diff[0]])
+
+
+def common_word(word: str) -> bool:
+    """Whether `word` is among the common English words of the bundled word list."""
+    return _word_list().count(word) >= COMMON
+
+
+@lru_cache(maxsize=1)
+def _word_list() -> Lexicon:
+    return Lexicon.from_tsv()
+
+
+@lru_cache(maxsize=1)
+def software_terms() -> frozenset[str]:
+    """The software terms typofix knows, lowercase: data/terms.txt.gz and data/terms-extra.txt."""
+    return frozenset(w.lower() for w in _listed("terms.txt.gz") + _listed("terms-extra.txt"))
+
+
+@lru_cache(maxsize=1)
+def names() -> frozenset[str]:
+    """People's and companies' names, lowercase: data/names.txt.gz."""
+    return frozenset(w.lower() for w in _listed("names.txt.gz"))
+
+
+def _listed(name: str) -> list[str]:
+    """The entries of a packaged word list (gzip or not), one a line, `#` comments and blank lines skipped;
+    a list this install lacks is empty (the check works without it, less sure of what is a term)."""
+    path = packaged(name)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    text = (gzip.decompress(data) if name.endswith(".gz") else data).decode("utf-8")
+    return [entry for line in text.splitlines() if (entry := line.split("#", 1)[0].strip())]
