@@ -17,10 +17,14 @@ def pytest_configure(config):
     they run: never the user's ~/.cache, never an index left by an earlier run, and each built once a session."""
     config.typofix_cache = tempfile.mkdtemp(prefix="typofix-test-cache-")
     os.environ["TYPOFIX_CACHE_DIR"] = config.typofix_cache
+    # Nor the user's personal word list: every command sees an empty config folder unless a test sets its own.
+    config.typofix_config = tempfile.mkdtemp(prefix="typofix-test-config-")
+    os.environ["XDG_CONFIG_HOME"] = config.typofix_config
 
 
 def pytest_unconfigure(config):
     shutil.rmtree(getattr(config, "typofix_cache", ""), ignore_errors=True)
+    shutil.rmtree(getattr(config, "typofix_config", ""), ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

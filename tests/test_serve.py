@@ -65,7 +65,7 @@ def bundled():
 def test_correct_api_carries_the_models_attention(bundled):
     answer = correct(bundled, "recieve")
     corrector = Corrector.load(resolve_model())  # the model `typofix correct` runs
-    expected = corrector.explain("recieve", 5)
+    expected = corrector.suggest("recieve", 5)
     [entry] = answer["words"]
     assert entry["input"] == "recieve" and entry["chars"] == list("recieve")
     [result] = entry["results"]
@@ -87,8 +87,25 @@ def test_a_sentence_gives_each_word_its_candidates(bundled):
     answer = correct(bundled, "Teh quik brown fox, 42 times!")
     assert answer["models"][0]["corrected"] == "The quick brown fox, 42 times!"
     assert [w["input"] for w in answer["words"]] == ["Teh", "quik", "brown", "fox", "times"]
-    assert answer["words"][0]["results"][0]["candidates"][0]["word"] == "the"
+    assert answer["words"][0]["results"][0]["candidates"][0]["word"] == "The"  # in the word's case
     assert correct(bundled, "42 :-)")["words"] == []  # no word to correct is no error
+
+
+@needs_bundled_onnx
+def test_the_explorer_ranks_as_the_command_line_does(bundled):
+    """One model resolution, one ranking: the explorer's candidates for a word are `typofix correct --top-k 5
+    --json`'s, word for word and score for score."""
+    words = ["recieve", "Teh", "goverment", "house", "juse", "acommodate"]
+    done = typofix("correct", "--top-k", "5", "--json", *words)
+    assert done.returncode == 0, done.stderr
+    cli = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    for word, line in zip(words, cli):
+        [entry] = correct(bundled, word)["words"]
+        [result] = entry["results"]
+        assert line["input"] == word
+        assert [c["word"] for c in result["candidates"]] == [c["word"] for c in line["candidates"]], word
+        for got, want in zip(result["candidates"], line["candidates"]):
+            assert got["score"] == pytest.approx(want["score"], abs=1e-4)
 
 
 @needs_bundled_onnx

@@ -5,9 +5,9 @@ step) asks this server's JSON API and draws what it answers as SVG:
 
 * `GET /api/models`: the models served, [{"index", "name", "attention"}];
 * `GET /api/correct?q=TEXT[&model=I][&k=K]`: the text as `typofix correct` corrects it, and for each of its
-  words (`typofix.words.text.split_text`) and each model (or model I alone) the K best candidates of
-  `Corrector.explain`: word, score, the changes of `typofix.engine.explain`, and the attention weights (T, S), T the
-  characters written then the end of the word, S the characters read;
+  words (`typofix.words.text.split_text`) and each model (or model I alone) the K best candidates, those of
+  `typofix correct --top-k K` (`Corrector.suggest_many`): word, score, the changes of `typofix.engine.explain`, and
+  the attention weights (T, S), T the characters written then the end of the word, S the characters read;
 * `GET /api/embeddings?model=I`: the model's encoder character embeddings on their first two principal
   components (`typofix.insight.charmap`), as `typofix plot-embeddings` draws them.
 
@@ -42,6 +42,7 @@ from typofix.insight.charmap import char_class, project
 from typofix.engine.corrector import Corrector
 from typofix.engine.results import Suggestion
 from typofix.files.modelfile import resolve_model
+from typofix.files.userwords import user_words
 from typofix.insight.embeddings import read_embeddings
 from typofix.words.text import split_text
 from typofix.words.vocab import Vocab
@@ -82,7 +83,7 @@ class ServedModel:
 def load_model(path: str | None) -> ServedModel:
     """The model at `path` (None: the bundled one, the file `typofix correct` runs), with its embedding map."""
     file = resolve_model(path)
-    corrector = Corrector.load(file)
+    corrector = Corrector.load(file, user_words=user_words())  # the personal list, as every front door reads it
     hparams, _, matrix = read_embeddings(file)
     name = path if path else f"{file.name} (bundled)"
     return ServedModel(name, corrector, hparams.get("attention"), _embedding_map(matrix, corrector.vocab),
@@ -125,7 +126,8 @@ class Explorer:
             served = self.models[index]
             with served.lock:
                 corrected = served.corrector.correct(query)
-                explained = [served.corrector.explain(word, k) for word in words]
+                # What `typofix correct --top-k K` gives for each word, with the attention of each candidate.
+                explained = served.corrector.suggest_many(words, k)
             answer["models"].append({"index": index, "name": served.name, "corrected": corrected})
             eos = served.corrector.vocab.symbols[served.corrector.vocab.eos_id]
             for entry, candidates in zip(answer["words"], explained):

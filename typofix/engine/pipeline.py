@@ -78,7 +78,7 @@ class TextPipeline:
         ranked = self.passes.rank(sorted(set(single.values())), k, accepted=accepted)
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
-        return [[Suggestion(match_case(w, c.word), c.score, w) for c in ranked[single[w]][:k]] if w in single
+        return [[Suggestion(match_case(w, c.word), c.score, w, c.attn) for c in ranked[single[w]][:k]] if w in single
                 else [Suggestion(passed[w], 0.0, w)] for w in words]
 
     def _choose(self, texts: list[str]) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
