@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers bench-check network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -91,6 +91,12 @@ bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell
 
 bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (skipped when absent) -> BENCHMARKS.md
 	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) --out BENCHMARKS.md --plots docs
+
+CSPELL ?= $(shell command -v cspell)
+
+bench-check: $(STAMP) ## typofix check beside codespell, typos-cli and cspell (CSPELL=path; npm install cspell@9) on this tree and the stdlib -> docs/check.md
+	$(BIN)/python -m pip install -q codespell typos
+	$(BIN)/python -m bench.check_peers --out docs/check.md $(if $(CSPELL),--cspell $(CSPELL))
 
 network-value: $(STAMP) ## what the network buys: the same search with no, an untrained, a tiny and the bundled network -> BENCHMARKS.md (~2 min)
 	$(BIN)/python -m bench.network_value --out BENCHMARKS.md

@@ -4,7 +4,8 @@ and a fixed sample of each tool's findings with its line, for judging by hand.
 The file sets: this repository's own tree (typofix/, tests/, bench/, docs/, README.md) and the top-level modules
 of the running Python's standard library (its `*.py` files beside `os.py`). Each set is the list of files
 `typofix check` walks there (git's view of the tree, binary and generated files left out), handed to every
-tool as the same explicit list. The tools: typofix (default, and --known-only), codespell (a list of known
+tool as the same explicit list; the tree is copied first, so that every tool (and the samples) reads the
+same bytes while people go on editing it. The tools: typofix (default, and --known-only), codespell (a list of known
 misspellings), typos-cli (identifier-aware, its own list) and cspell (every word its dictionaries lack). A tool
 that is not installed is left out with a note, never imitated: `pip install codespell typos`,
 `npm install cspell@9` (then --cspell node_modules/.bin/cspell).
@@ -26,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -63,8 +65,15 @@ def stdlib_files() -> list[str]:
     return sorted(str(p) for p in Path(sysconfig.get_paths()["stdlib"]).glob("*.py"))
 
 
-def project_files() -> list[str]:
-    return list(files_to_check([str(ROOT / p) for p in PROJECT]))
+def project_files(into: Path) -> list[str]:
+    """This tree's files as `typofix check` walks them, copied under `into` (their paths kept)."""
+    copies = []
+    for path in files_to_check([str(ROOT / p) for p in PROJECT]):
+        copy = into / Path(path).relative_to(ROOT)
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, copy)
+        copies.append(str(copy))
+    return copies
 
 
 def lines_of(files: list[str]) -> int:
@@ -176,9 +185,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cspell", help="the cspell program (default: cspell on PATH)")
     args = parser.parse_args(argv)
     sets = {}
-    for name, files in (("typofix tree", project_files()), ("stdlib *.py", stdlib_files())):
-        sets[name] = (files, compare(files, args.cspell))
-        print(f"{name}: {len(files)} files done", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as snapshot:
+        for name, files in (("typofix tree", project_files(Path(snapshot))), ("stdlib *.py", stdlib_files())):
+            sets[name] = (files, compare(files, args.cspell))
+            print(f"{name}: {len(files)} files done", file=sys.stderr)
+        report(sets, args)
+
+
+def report(sets: dict[str, tuple[list[str], list[Result]]], args: argparse.Namespace) -> None:
     text = table(sets)
     print(text)
     if args.out:

@@ -54,6 +54,13 @@ class FileChecker:
         results = []
         for offset, before, after, where in found:
             confidence, others = scored.get(before.lower(), (None, []))
+            if after.lower() == before.lower():
+                # a repair of case alone (monday -> Monday) is no misspelling: the best candidate spelled
+                # otherwise speaks for the word, if there is one
+                spelled = [w for w in others if w != before.lower()]
+                if not spelled:
+                    continue
+                after = match_case(before, spelled[0])
             margin = None if confidence is None else confidence.get(after.lower())
             suggestions = [after] + [match_case(before, w) for w in others if w != after.lower()]
             results.append(_finding(scan, starts, offset, before, tuple(suggestions[:SUGGESTIONS]), margin, where))

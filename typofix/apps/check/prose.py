@@ -25,8 +25,8 @@ def _blank_match(match: re.Match) -> str:
 # (`x`, ``x``, ```x```). Works for Markdown and for reST's inline literals and interpreted text alike.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:[^\n]|\n(?![ \t]*\n))+?(?<!`)\1(?!`)")
 # Code written bare: a call (`foo(bar)`, `dedent("x")`) and the abbreviation marks of command help (`h(elp)`,
-# `(f)irst`, `"a"(ppend)`), whose letters are no words of their own.
-_CALL = re.compile(r"[\w.]*[\w\"'\]]\([^()\s]*\)\w*|\(\w+\)\w+")
+# `(f)irst`, `"a"(ppend)`, `[b]rowser`), whose letters are no words of their own.
+_CALL = re.compile(r"[\w.]*[\w\"']\([^()\s]*\)\w*|\(\w+\)\w+|\[\w{1,3}\]\w+|\b\w+\[\w+\](?!\()")
 # reST roles around a span (:func:`x`, `x`:func:), the marks a Markdown link or image points with, HTML tags
 # and autolinks, and reference definitions ([label]: url): names and addresses, not prose.
 _ROLE = re.compile(r":[A-Za-z][\w+.-]*(?::[\w+.-]+)*:(?=`)|(?<=`):[A-Za-z][\w+.-]*:")
@@ -55,15 +55,15 @@ def mask_code_spans(text: str) -> str:
         if ":" in text:  # roles first: they are found by the span beside them
             text = _ROLE.sub(_blank_match, text)
         text = _CODE_SPAN.sub(_blank_match, text)
-    return _CALL.sub(_blank_match, text) if "(" in text else text
+    return _CALL.sub(_blank_match, text) if "(" in text or "[" in text else text
 
 
 def mask_markdown(text: str) -> str:
     """A Markdown text with its fenced code blocks, code spans, link targets, HTML tags and reference
     definitions blanked."""
     text = mask_fences(text)
-    text = mask_code_spans(text)
     text = _LINK_TARGET.sub(_blank_match, text)
+    text = mask_code_spans(text)
     text = _TAG.sub(_blank_match, text)
     return _REFERENCE.sub(_blank_match, text)
 

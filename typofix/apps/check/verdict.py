@@ -5,20 +5,21 @@ A finding is dropped when
   names, words used consistently, software terms);
 * it is a word of one to three letters whose correction is not the same letters with two swapped: in code
   and its comments short unknown words are abbreviations (`np`, `cls`, `iff`, `rst`), while a swap of a
-  short word (`teh`, `adn`, `fo`) is the one short slip that is plainly a slip;
+  short common word (two neighbouring letters swapped) is the one short slip that is plainly a slip;
 * it is an affix written as such (`-ness`, `ough->uf`): a hyphen on one side and no letter past it;
 * it is capitalised in mid-sentence (after a small letter or a comma) or beside another capitalised word
   (`Gregor Lingl`): a name, not a typo;
 * its correction is the same word with another ending or beginning (`normalizations` -> normalization,
   `unclosed` -> enclosed, `invoker` -> invoked): a derived word the dictionary lacks, not a typo;
 * its correction is more than two edits away, or two edits away with a confidence below
-  `min_confidence + FAR_MARGIN`: a typo is nearly always one slip (`outsite`, `condiion`, `strinq`), while
-  the model reaches far for names and abbreviations (`closedfd` -> closed, `stddev` -> studies);
+  `min_confidence + FAR_MARGIN`: a typo is nearly always one slip from its word (a letter left out,
+  doubled, swapped or mistaken), while the model reaches far for names and abbreviations (`stddev` ->
+  studies);
 * the model's confidence (how far the correction's score beats the word's own) is below `min_confidence`,
   unless the correction is one of the user's words (--words, the personal list, the config's `words`):
-  beside a word the project declared, a near miss of it is a slip of it (`kubernets` for kubernetes);
+  beside a word the project declared, a near miss of it is a slip of it;
 * it is a word of a one-word string literal (a key, a mode, a name written as a string: code, most of the
-  time) that is no plain slip (`Vocabulary.is_slip`: a known misspelling, two neighbouring letters of a
+  time), or a word quoted alone in text (`the 'rset' command`: a name mentioned), that is no plain slip (`Vocabulary.is_slip`: a known misspelling, two neighbouring letters of a
   common word swapped), unless --identifiers asks for code to be checked;
 * with `known_only`, the word is not a known misspelling of its correction (`typofix.apps.check.known`);
   the confidence and distance rules are the list's to answer for then.
@@ -38,7 +39,8 @@ FAR_MARGIN = 1.5  # how much surer the model must be of a correction two edits a
 _BEFORE = re.compile(r"(?:[a-z,;]|\b[A-Z][a-z]+)[ \t]+$")  # mid-sentence, or after a capitalised word
 _AFTER = re.compile(r"[ \t]+[A-Z][a-z]")  # before a capitalised word
 SUFFIXES = ("", "s", "es", "d", "ed", "r", "er", "ers", "ing", "ings", "ly", "ness", "able", "ability",
-            "ize", "izes", "ized", "izing", "ization", "izations", "ise", "ised", "ising", "isation", "ment", "ments")
+            "ize", "izes", "ized", "izing", "ization", "izations", "ise", "ised", "ising", "isation",
+            "ment", "ments")  # typofix: ignore (endings, not words)
 PREFIXES = ("", "un", "re", "pre", "en", "in", "im", "de", "dis", "non", "sub", "super", "inter", "over", "under",
             "mis", "multi", "co")
 
@@ -61,7 +63,9 @@ class Verdict:
         lower, fixed = word.lower(), correction.lower()
         if self.known_only and fixed not in self.known.get(lower, ()):
             return False
-        if finding.where == "literal" and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
+        literal = finding.where == "literal" or (finding.where == "text" and is_quoted(masked, finding.start,
+                                                                                     finding.start + len(word)))
+        if literal and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
             return False
         if self.vocabulary.accepts(word, correction, finding.confidence, in_name=finding.where == "identifier"):
             return False
@@ -95,7 +99,7 @@ def is_derived(word: str, other: str) -> bool:
 
 def _same_stem(a: str, b: str) -> bool:
     """Whether `a` and `b` are one stem (3+ letters) with two of the `SUFFIXES`, other than two spellings of
-    one ending (`kubernets` for kubernetes is a slip, not another word)."""
+    one ending (a plural spelled -s for -es is a slip, not another word)."""
     for suffix in SUFFIXES:
         if a.endswith(suffix):
             stem = a[:len(a) - len(suffix)]
@@ -104,6 +108,12 @@ def _same_stem(a: str, b: str) -> bool:
                     and {suffix, other} not in ({"s", "es"}, {"d", "ed"})):
                 return True
     return False
+
+
+def is_quoted(masked: str, start: int, end: int) -> bool:
+    """Whether the word at masked[start:end] stands alone in quotes: 'rset', "ehlo"."""
+    before, after = masked[start - 1:start], masked[end:end + 1]
+    return bool(before) and before in "'\"" and before == after
 
 
 def is_affix(masked: str, start: int, end: int) -> bool:

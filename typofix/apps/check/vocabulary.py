@@ -13,9 +13,10 @@ dictionary says.
   data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case; and people's and companies' names
   (data/names.txt.gz: Guido, Nvidia), written with a capital.
 
-A plain slip is never vocabulary, however often the files write it, in names too: a known misspelling of its
-correction (`typofix.apps.check.known`) or a common word with two neighbouring letters swapped; a project
-that writes them everywhere still hears about it.
+A plain slip is never a word used consistently, however often the files write it: a known misspelling of
+its correction (`typofix.apps.check.known`; not even as a name) or a common word with two neighbouring
+letters swapped (unless it is a name: `proto`, `uint`, `colno`); a project that writes them in every
+comment still hears about it.
 """
 
 from __future__ import annotations
@@ -94,23 +95,23 @@ class Vocabulary:
         lower, fixed = word.lower(), correction.lower()
         if self.accepts_language(word):
             return True
-        if self.is_slip(lower, fixed):
+        if fixed in self.known.get(lower, ()):
             return False
         if lower in self.use.names and not in_name:
-            return True
-        if self.use.counts[lower] < REPEATS:
+            return True  # even a swap of a common word: `proto`, `uint`, `colno` are the code's own
+        if self.use.counts[lower] < REPEATS or self.is_slip(lower, fixed):
             return False
         return not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
                     and common_word(fixed))
 
     def is_slip(self, word: str, correction: str) -> bool:
         """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
-        neighbouring letters swapped (teh, recieve)."""
+        neighbouring letters swapped (what fast fingers do)."""
         return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction))
 
 
 def is_swap(word: str, other: str) -> bool:
-    """Whether `other` is `word` with two neighbouring letters swapped (teh -> the)."""
+    """Whether `other` is `word` with two neighbouring letters swapped (form -> from)."""
     if len(word) != len(other) or word == other:
         return False
     diff = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]

@@ -85,8 +85,8 @@ class Globs:
 
 @dataclass(frozen=True)
 class Selection:
-    """What to leave out (`skip`) and, when given, what alone to take (`include`; a file an include names is
-    taken even when it is a data table or generated)."""
+    """What to leave out (`skip`) and, when given, what alone to take (`include`; a data table an include
+    names is taken too)."""
 
     skip: Globs = Globs()
     include: Globs = Globs()
@@ -161,8 +161,8 @@ def _wanted(path: str, selection: Selection) -> bool:
     lower = os.path.basename(path).lower()
     if lower.endswith(BINARY_SUFFIXES):
         return False
-    if not included and (lower.endswith(DATA_SUFFIXES) or lower in GENERATED_NAMES
-                         or lower.endswith(GENERATED_SUFFIXES)):
+    if (lower.endswith(DATA_SUFFIXES) and not included) or lower in GENERATED_NAMES \
+            or lower.endswith(GENERATED_SUFFIXES):
         return False
     try:
         with open(path, "rb") as f:
@@ -172,4 +172,4 @@ def _wanted(path: str, selection: Selection) -> bool:
     if b"\0" in head:
         return False
     first_lines = b"\n".join(head.split(b"\n", _GENERATED_LINES)[:_GENERATED_LINES])
-    return included or not _GENERATED_MARK.search(first_lines)
+    return not _GENERATED_MARK.search(first_lines)

@@ -46,8 +46,8 @@ def add(subcommands) -> None:
     parser.add_argument("--skip", action="append", default=[], metavar="GLOB",
                         help="leave out files and folders matching GLOB (repeatable; *.min.js, tests, docs/old/*)")
     parser.add_argument("--include", action="append", default=[], metavar="GLOB",
-                        help="check only files matching GLOB (repeatable); a data table or generated file it names "
-                             "is checked too")
+                        help="check only files matching GLOB (repeatable); a data table (.csv, .tsv) it names is "
+                             "checked too")
     parser.add_argument("--config", metavar="FILE", help="the settings file (default: the nearest .typofix.toml "
                         "or pyproject.toml with [tool.typofix], up to the repository's root)")
     parser.add_argument("--no-config", action="store_true", help="read no settings file")

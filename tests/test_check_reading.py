@@ -1,0 +1,104 @@
+"""What `check` reads in a file: the language, and what of it is text (comments, docstrings, strings, prose),
+code (names, one-word literals) or neither. No model: the readers alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from typofix.apps.check.languages import Language, language_of
+from typofix.apps.check.literals import is_text, mask_comment, mask_literal
+from typofix.apps.check.prose import mask_markdown, mask_rst
+from typofix.apps.check.reader import scan_text
+
+
+def words(masked: str) -> list[str]:
+    return masked.split()
+
+
+@pytest.mark.parametrize("path, first_line, kind, lexer", [
+    ("a.py", "", "python", "python"), ("tool", "#!/usr/bin/env python3", "python", "python"),
+    ("run", "#!/bin/sh", "code", "bash"), ("a.js", "", "code", "javascript"), ("a.go", "", "code", "go"),
+    ("a.rs", "", "code", "rust"), ("a.cpp", "", "code", "cpp"), ("a.yaml", "", "code", "yaml"),
+    ("Makefile", "", "code", "make"), ("a.json", "", "code", "json"), ("README.md", "", "markdown", None),
+    ("index.rst", "", "rst", None), ("notes.txt", "", "text", None), ("LICENSE", "", "text", None),
+])
+def test_language_by_name_and_shebang(path, first_line, kind, lexer):
+    assert language_of(path, first_line) == Language(kind, lexer)
+
+
+def test_python_checks_comments_docstrings_and_strings_never_names():
+    source = ('#!/usr/bin/env python3\n"""Modul docstring.\n\nExample::\n\n    x = frobnicate(1)\n\n'
+              '>>> foo(1)\n3\n"""\nimport numpy as np\nPAT = re.compile(r"[a-z]+ing\\b")\n\n\ndef parseArgs(args):\n'
+              '    """Parse the argumnets.\n\n    :param args: the `argv` list\n    """\n'
+              '    # teh count  # noqa: E501\n    mode = "rb"\n    msg = f"Got {n} itmes"\n'
+              '    print("recieved one\\n", b"bytez here")\n    return np.zeros(len(args))\n')
+    scan = scan_text("demo.py", source)
+    assert len(scan.masked) == len(source) and scan.masked.count("\n") == source.count("\n")
+    assert words(scan.masked) == ["Modul", "docstring.", "Example::", "Parse", "the", "argumnets.", "the", "list",
+                                  "#", "teh", "count", "#", "Got", "itmes", "recieved", "one"]
+    assert {name for _, name in scan.identifiers} >= {"numpy", "np", "parseArgs", "args", "len", "zeros"}
+    assert [text for _, text in scan.literals] == ["rb"]  # a mode: code that looks like a word
+    assert {"def", "import", "return", "as"} <= scan.keywords
+
+
+def test_python_that_does_not_tokenize_is_read_by_pygments():
+    scan = scan_text("old.py", 'print "hello wrold"  # a commnet\n  )\n')
+    assert "wrold" in scan.masked and "commnet" in scan.masked and "print" not in scan.masked
+
+
+@pytest.mark.parametrize("name, source, text, names", [
+    ("a.js", "// teh comment\nconst parseArgs = require('argparse'); let s = `hello ${name} wrold`; /* recieve */"
+             " x = /ab+c/;\n", ["//", "teh", "comment", "hello", "wrold", "/*", "recieve", "*/"],
+     {"parseArgs", "require", "s", "x"}),
+    ("a.sh", "#!/bin/sh\n# teh comment\necho \"hello $USER wrold\" `ls -la` \"one\"\n",
+     ["#", "teh", "comment", "hello", "wrold"], set()),
+    ("a.c", "#include <stdio.h>\n/* recieve */\nint main() { printf(\"wrold %d\\n\", 1); } // teh\n",
+     ["/*", "recieve", "*/", "wrold", "//", "teh"], {"main", "printf"}),
+    ("a.yaml", "# a commnet\nname: some valu here\nkey: \"quoted strng\"\n",
+     ["#", "a", "commnet", "some", "valu", "here", "quoted", "strng"], {"name", "key"}),
+    ("a.json", '{"key": "teh value", "n": "one"}\n', ['"teh', 'value"'], {'"key"', '"n"'}),
+])
+def test_other_languages_through_pygments(name, source, text, names):
+    scan = scan_text(name, source)
+    assert len(scan.masked) == len(source)
+    assert words(scan.masked) == text
+    assert {n for _, n in scan.identifiers} == names
+
+
+def test_markdown_skips_code_spans_fences_links_and_tags():
+    text = ("# Title\n\nSome txet with `inlien code`, ``more``, a [lnk](http://exmaple.com/pathh) and <b>tag</b>.\n\n"
+            "```python\nx = mispeled(1)\n```\n\n~~~\nalso code\n~~~\n\n[ref]: http://exmaple.org\n")
+    masked = mask_markdown(text)
+    assert len(masked) == len(text)
+    assert words(masked) == ["#", "Title", "Some", "txet", "with", ",", ",", "a", "[lnk]", "and", "tag", "."]
+
+
+def test_rst_skips_literal_blocks_roles_fields_directives_and_doctests():
+    text = ("Title\n=====\n\nUse :func:`parse_args` and ``literal``::\n\n    code = here(1)\n\nBack in prose.\n\n"
+            ".. code-block:: python\n\n   more = code\n\n.. note::\n\n   A note in prose.\n\n"
+            ":param name: the naem\n\n>>> run(1)\n2\n")
+    masked = mask_rst(text)
+    assert len(masked) == len(text)
+    assert words(masked) == ["Title", "=====", "Use", "and", "::", "Back", "in", "prose.", "A", "note", "in",
+                             "prose.", "the", "naem"]
+
+
+def test_literals_lose_escapes_and_placeholders_and_one_word_literals_are_code():
+    assert words(mask_literal(r"\nThe end %s and {name!r:>{w}} of %(count)d fles ${HOME} $USER")) == [
+        "The", "end", "and", "of", "fles"]
+    assert words(mask_literal(r"SOFTWARE\Microsoft\Windows NT")) == ["SOFTWARE", "Microsoft", "Windows", "NT"]
+    assert words(mask_literal("%default value, 100% sure")) == ["%default", "value,", "100%", "sure"]
+    assert [is_text(s) for s in ("utf-8", "rb", "surrogateescape", "%d files", "two words")] == [
+        False, False, False, True, True]
+    assert words(mask_comment("# teh count  # noqa: E501")) == ["#", "teh", "count", "#"]
+    assert words(mask_comment("# the type of x: type: ignore[attr]")) == ["#", "the", "type", "of", "x:"]
+    assert words(mask_comment("# call foo(bar) and h(elp) or (f)irst")) == ["#", "call", "and", "or"]
+
+
+def test_inline_ignores():
+    scan = scan_text("notes.txt", "teh one\nteh two  # typofix: ignore\nteh three\n")
+    assert words(scan.masked) == ["teh", "one", "teh", "three"]
+    scan = scan_text("gen.md", "<!-- typofix: ignore-file -->\nteh\n")
+    assert words(scan.masked) == []
+    scan = scan_text("doc.md", "Write `typofix: ignore-file` on a line of its own.\nteh\n")
+    assert words(scan.masked) == ["Write", "on", "a", "line", "of", "its", "own.", "teh"]  # a mention is no mark

@@ -1,0 +1,107 @@
+"""What `check` reports of the model's findings (the project's vocabulary, the rules) and what -w writes.
+No model: findings are made by hand."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from typofix.apps.check.findings import Finding, finding_line
+from typofix.apps.check.fixes import FixError, fixed_text, same_python, write_fixes
+from typofix.apps.check.reader import scan_text
+from typofix.apps.check.verdict import Verdict, is_affix, is_derived, is_name
+from typofix.apps.check.vocabulary import Vocabulary, WordUse, is_swap
+
+
+def finding(word: str, correction: str, confidence: float = 6.0, start: int = 0, where: str = "text") -> Finding:
+    return Finding("f.py", 1, start + 1, start, word, (correction,), confidence, where)
+
+
+def vocabulary_of(*files: tuple[str, str], known=None) -> Vocabulary:
+    vocabulary = Vocabulary(known)
+    for path, text in files:
+        vocabulary.add(WordUse.of(scan_text(path, text)))
+    return vocabulary
+
+
+def test_the_code_names_and_the_language_are_vocabulary():
+    vocabulary = vocabulary_of(("a.py", "import numpy as np\n\ndef parseArgs(kwargs, proto):\n    return elif_x\n"))
+    for word in ("numpy", "np", "parse", "kwargs", "elif", "len", "str", "sys"):
+        assert vocabulary.accepts(word, "x"), word
+    assert vocabulary.accepts("proto", "porto")  # a swap of a common word, but the code's name
+    assert not vocabulary.accepts("wrold", "world")
+
+
+def test_a_word_used_consistently_is_vocabulary_a_slip_is_not():
+    text = "# Bitstream here.\n# A Bitstream there.\n# Bitstream again, and teh, teh, teh.\n"
+    vocabulary = vocabulary_of(("a.py", text), known={"recieve": frozenset({"receive"})})
+    assert vocabulary.accepts("Bitstream", "Bitstreams")
+    assert not vocabulary.accepts("teh", "the")  # used three times, but two letters of "the" swapped
+    assert vocabulary.is_slip("recieve", "receive") and not vocabulary.is_slip("recieve", "relieve")
+
+
+def test_verdict_rules():
+    vocabulary = vocabulary_of()
+    verdict = Verdict(vocabulary, min_confidence=2.0)
+    masked = "the arguemnt of Gregor Lingl and of the Recieve button -ness"
+    at = masked.index
+    assert verdict.keep(finding("arguemnt", "argument", start=at("arguemnt")), masked)
+    assert not verdict.keep(finding("arguemnt", "argument", 1.0, start=at("arguemnt")), masked)  # not sure
+    assert not verdict.keep(finding("iff", "if"), masked)  # short, and no swap
+    assert verdict.keep(finding("teh", "the"), masked)  # short, but a swap
+    assert not verdict.keep(finding("normalizations", "normalization"), masked)  # another ending
+    assert not verdict.keep(finding("stddev", "studies", 9.0), masked)  # four edits away
+    assert not verdict.keep(finding("Gregor", "Gregory", start=at("Gregor")), masked)  # a name
+    assert not verdict.keep(finding("Recieve", "Receive", start=at("Recieve")), masked)  # capital mid-sentence
+    assert not verdict.keep(finding("ness", "news", start=at("ness")), masked)  # an affix
+    assert not verdict.keep(finding("paramter", "parameter", where="literal"), masked)  # a key, maybe
+    assert verdict.keep(finding("recieve", "receive", where="literal"), masked)  # a plain slip (a swap)
+    assert Verdict(vocabulary, 2.0, user_words=frozenset({"kubernetes"})).keep(
+        finding("kubernets", "kubernetes", -1.5), "kubernets")  # near one of the user's words
+
+
+def test_word_relations():
+    assert is_swap("teh", "the") and is_swap("recieve", "receive") and not is_swap("the", "then")
+    assert is_derived("invoker", "invoked") and is_derived("unclosed", "enclosed")
+    assert not is_derived("kubernets", "kubernetes") and not is_derived("outsite", "outside")
+    assert is_name("Lingl", "Gregor Lingl", 7) and not is_name("Recieve", "Recieve it", 0)
+    assert is_affix(" -ness", 2, 6) and is_affix("ough->uf", 0, 4) and not is_affix("well-known", 5, 10)
+
+
+def test_findings_are_written_for_people_and_programs():
+    found = Finding("a.py", 3, 7, 20, "recieve", ("receive", "relieve"), 7.3519, "text")
+    assert finding_line(found) == "a.py:3:7: recieve ==> receive"
+    assert finding_line(found, as_json=True) == (
+        '{"path": "a.py", "line": 3, "column": 7, "word": "recieve", "suggestions": ["receive", "relieve"], '
+        '"confidence": 7.352, "where": "text"}')
+
+
+def test_fixes_keep_the_program_and_every_other_byte():
+    source = 'x = "teh end"  # teh\n'
+    fixes = [finding("teh", "the", start=5), finding("teh", "the", start=17)]
+    assert fixed_text(source, fixes) == 'x = "the end"  # the\n'
+    assert same_python(source, fixed_text(source, fixes))
+    assert not same_python("x = teh\n", "x = the\n")  # a name changed: another program
+    with pytest.raises(ValueError):
+        fixed_text(source, [finding("teh", "the", start=0)])  # the word is not where the finding says
+
+
+def test_write_fixes_follows_symlinks_and_refuses_what_it_must_not_write(tmp_path):
+    target = tmp_path / "real.md"
+    target.write_text("teh end\n")
+    target.chmod(0o600)
+    link = tmp_path / "link.md"
+    link.symlink_to("real.md")
+    write_fixes(str(link), "teh end\n", [finding("teh", "the")])
+    assert link.is_symlink() and target.read_text() == "the end\n" and oct(target.stat().st_mode)[-3:] == "600"
+    with pytest.raises(FixError, match="changed while it was checked"):
+        write_fixes(str(link), "teh end\n", [finding("teh", "the")])
+    target.chmod(0o444)
+    with pytest.raises(FixError, match=f"cannot write {link} \\(-> {target}\\): the file is read-only"):
+        write_fixes(str(link), "the end\n", [finding("the", "thy")])
+    code = tmp_path / "a.py"
+    code.write_text("teh = 1\n")
+    with pytest.raises(FixError, match="would change the code"):
+        write_fixes(str(code), "teh = 1\n", [finding("teh", "the")], python=True)
+    assert code.read_text() == "teh = 1\n" and sorted(os.listdir(tmp_path)) == ["a.py", "link.md", "real.md"]
