@@ -23,7 +23,7 @@ from lightning.fabric.utilities.data import _set_sampler_epoch
 from omegaconf import OmegaConf
 from PIL import Image
 
-from typofix.training.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+from typofix.training.faults import AtomicCheckpointIO, FaultInjection, RngState, SigtermCheckpoint, StopSignals
 from typofix.training.system import TypoCorrector
 from typofix.training.train import build, train
 
@@ -57,7 +57,8 @@ def test_build_wires_fault_tolerance_and_clipping(tmp_path):
     _, _, trainer = build(config(tmp_path))
     assert trainer.gradient_clip_val == 1.0  # on by default (conf/trainer/default.yaml)
     assert isinstance(trainer.strategy.checkpoint_io, AtomicCheckpointIO)
-    assert {RngState, SigtermCheckpoint} <= {type(c) for c in trainer.callbacks}
+    assert {RngState, SigtermCheckpoint, StopSignals} <= {type(c) for c in trainer.callbacks}
+    assert FaultInjection not in {type(c) for c in trainer.callbacks}  # only when TYPOFIX_FAULT asks for faults
 
 
 # --- resume equals continuous ---------------------------------------------------------------------------------
@@ -139,15 +140,10 @@ def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_
     run_dir = tmp_path / "run"
     overrides = ["experiment=tiny", f"hydra.run.dir={run_dir}", *QUIET, "callbacks.attention_samples=null",
                  "trainer.max_epochs=4"]
-    process = subprocess.Popen([sys.executable, "-m", "typofix.training.train", *overrides], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=ENV)
-    first = run_dir / "checkpoints" / "epoch00-step8.ckpt"
-    deadline = time.monotonic() + 300
-    while not first.exists() and process.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert first.exists(), "training did not reach its first checkpoint"
-    process.send_signal(signal.SIGTERM)
-    stdout, stderr = process.communicate(timeout=60)
+    # SIGTERM inside the 13th batch (typofix.training.faults.FaultInjection), after the first checkpoint.
+    process = subprocess.run([sys.executable, "-m", "typofix.training.train", *overrides], capture_output=True,
+                             text=True, env={**ENV, "TYPOFIX_FAULT": "train_batch@12:TERM"}, timeout=300)
+    stdout, stderr = process.stdout, process.stderr
 
     assert process.returncode == 128 + signal.SIGTERM
     assert "Traceback" not in stderr
@@ -157,8 +153,7 @@ def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_
     assert message.endswith(f"; resume with: typofix-train resume={run_dir}")
     ckpt = load(last)
     step = ckpt["global_step"]
-    assert step == int(message.split("at step ")[1].split(";")[0]) >= 8
-    assert step < 32, "training ended before SIGTERM arrived; nothing tested"
+    assert step == int(message.split("at step ")[1].split(";")[0]) == 13
     assert ckpt["TypoDataModule"]["train_loader"] == {"epoch": (step - 1) // 8, "batches": (step - 1) % 8 + 1}
     TypoCorrector.load_from_checkpoint(last, map_location="cpu")
 

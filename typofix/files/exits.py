@@ -25,6 +25,18 @@ INTERRUPTED = 128 + signal.SIGINT
 TERMINATED = 128 + signal.SIGTERM
 
 
+def signal_name(signum: int) -> str:
+    """How a stop's message names its signal: `Ctrl-C (SIGINT)`, `SIGTERM`, `SIGHUP`."""
+    name = signal.Signals(signum).name
+    return f"Ctrl-C ({name})" if signum == signal.SIGINT else name
+
+
+def signal_status(signum: int) -> int:
+    """The exit status of a command stopped by a signal it handled: 128 + the signal's number, what a shell
+    reports for a process the signal killed (130 for Ctrl-C, 143 for SIGTERM)."""
+    return 128 + int(signum)
+
+
 class UsageError(Exception):
     """Bad arguments or bad input data: exit code 2."""
 

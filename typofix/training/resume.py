@@ -22,6 +22,10 @@ ARCHITECTURE = ("alphabet", "emb_size", "enc_hidden_size", "enc_layers", "dec_hi
                 "heads")
 
 
+class RunFinished(Exception):
+    """The checkpoint to resume is of a run that has finished: there is nothing to do (exit status 0)."""
+
+
 def override_key(override: str) -> str:
     """The key an override sets: 'model.lr' for 'model.lr=1', '+a.b=2', '++a.b=2' or '~a.b'."""
     return override.lstrip("+~").split("=", 1)[0].strip()
@@ -110,8 +114,9 @@ def keep_record(run: Path) -> Path | None:
 
 
 def check_checkpoint(cfg) -> None:
-    """ModelError (one line) if `ckpt_path` or `init_weights` does not fit the configured model, or if the
-    schedule contradicts the checkpoint (fewer `trainer.max_epochs` than it has already started)."""
+    """ModelError (one line) if `ckpt_path` or `init_weights` does not fit the configured model; ConfigError if the
+    schedule contradicts the checkpoint (fewer `trainer.max_epochs` than it has already started); RunFinished if
+    the checkpoint's run has nothing left to train."""
     for key in ("init_weights", "ckpt_path"):
         path = cfg.get(key)
         if not path:
@@ -130,8 +135,45 @@ def check_checkpoint(cfg) -> None:
             hint = " (resume=<run folder> reuses the run's own config)" if key == "ckpt_path" else ""
             raise ModelError(f"{key} {path} does not fit model.* of this run: "
                              + ", ".join(f"{k}={theirs[k]} (this run: {ours[k]})" for k in differ) + hint)
-        epoch = checkpoint.trained.get("epoch")
-        max_epochs = cfg.trainer.get("max_epochs")
-        if key == "ckpt_path" and epoch is not None and max_epochs not in (None, -1) and epoch + 1 > max_epochs:
-            raise ConfigError(f"trainer.max_epochs={max_epochs}: expected at least {epoch + 1}, as {path} has "
-                              f"already run into epoch {epoch + 1} (step {checkpoint.trained.get('global_step')})")
+        if key == "ckpt_path":
+            check_schedule(path, cfg)
+
+
+def check_schedule(path, cfg) -> None:
+    """ConfigError if `trainer.max_epochs` is below the epochs the checkpoint at `path` has begun; RunFinished if
+    it has nothing left to train: every epoch of trainer.max_epochs trained and validated, trainer.max_steps
+    reached, or early stopping's verdict given."""
+    import torch
+
+    blob = torch.load(path, map_location="cpu", weights_only=True)
+    step, epoch = blob.get("global_step", 0), blob.get("epoch", 0)
+    try:
+        loop = blob["loops"]["fit_loop"]
+        progress = loop["epoch_progress"]["current"]
+        epochs = progress["processed"]  # epochs whose batches and validation are done
+        # Saved after an epoch's end hooks (a stop there), before the next epoch began: `epoch` is the next one.
+        ended = progress["completed"] == progress["processed"] == epoch and \
+            loop["epoch_loop.batch_progress"]["is_last_batch"]
+    except (KeyError, TypeError):  # not a Lightning training checkpoint: Lightning will say so
+        return
+    begun = epoch if ended else epoch + 1
+    max_epochs, max_steps = cfg.trainer.get("max_epochs"), cfg.trainer.get("max_steps")
+    if max_epochs not in (None, -1) and begun > max_epochs:
+        raise ConfigError(f"trainer.max_epochs={max_epochs}: expected at least {begun}, as {path} has already "
+                          f"run into epoch {begun} (step {step})")
+    where = f"{_run_or_file(Path(path))} has finished"
+    if max_steps not in (None, -1) and step >= max_steps:
+        raise RunFinished(f"{where} (step {step} of trainer.max_steps={max_steps}): nothing to do "
+                          f"(trainer.max_steps=<more> continues it)")
+    if max_epochs not in (None, -1) and epochs >= max_epochs:
+        raise RunFinished(f"{where} ({epochs} of trainer.max_epochs={max_epochs} epochs, step {step}): nothing to "
+                          "do (trainer.max_epochs=<more> continues it)")
+    for name, state in (blob.get("callbacks") or {}).items():
+        if name.startswith("EarlyStopping") and isinstance(state, dict) and state.get("stopping_reason"):
+            why = " ".join(str(state.get("stopping_reason_message") or "early stopping").split())
+            raise RunFinished(f"{where}: stopped early in epoch {epoch + 1} ({why}): nothing to do")
+
+
+def _run_or_file(path: Path) -> str:
+    run = run_folder_of(path)
+    return f"the run in {run}" if run is not None else f"the run of {path}"

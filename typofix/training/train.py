@@ -31,7 +31,7 @@ from omegaconf.errors import OmegaConfBaseException
 from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, show, validate
 from typofix.files import exits
 from typofix.files.modelfile import ModelError
-from typofix.training.resume import RECORD, check_checkpoint, keep_record, quoted, resume_arguments
+from typofix.training.resume import RECORD, RunFinished, check_checkpoint, keep_record, quoted, resume_arguments
 
 # torch and Lightning are imported where a run is built, not at import: a bad command line is answered at once.
 
@@ -42,7 +42,34 @@ log = logging.getLogger(__name__)
 
 
 class TrainingStopped(RuntimeError):
-    """Training was stopped by SIGTERM after saving a checkpoint to resume from."""
+    """Training was stopped by a signal (SIGTERM, or Ctrl-C); the message says where, and how to go on."""
+
+    def __init__(self, message: str, signum: int):
+        super().__init__(message)
+        self.signum = signum
+
+    @property
+    def status(self) -> int:
+        return exits.signal_status(self.signum)
+
+
+class Interrupted(BaseException):
+    """A signal outside the training loop (while building the run, say): there the stop is immediate."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+_began = False  # whether this process has started fitting: what a stop outside the training loop says
+
+
+def _interrupt(signum: int, frame) -> None:
+    raise Interrupted(signum)
+
+
+def _interrupted(signum: int) -> str:
+    return f"stopped by {exits.signal_name(signum)} " + ("after training" if _began else "before training began")
 
 
 def load_initial_weights(system, path) -> None:
@@ -124,8 +151,11 @@ def build(cfg: DictConfig):
     import lightning as L
     import torch
 
-    from typofix.training.faults import AtomicCheckpointIO, RngState, SigtermCheckpoint
+    from typofix.training.faults import AtomicCheckpointIO, FaultInjection, RngState, SigtermCheckpoint, StopSignals
 
+    faults = FaultInjection.from_environment()  # signals on purpose, for tests: nothing unless TYPOFIX_FAULT is set
+    if faults is not None:
+        faults.point("build", 0)
     L.seed_everything(cfg.seed, workers=True, verbose=False)
     if cfg.threads:
         torch.set_num_threads(int(cfg.threads))
@@ -135,34 +165,77 @@ def build(cfg: DictConfig):
     if cfg.get("init_weights"):
         load_initial_weights(system, cfg.init_weights)
     callbacks = [instantiate(c) for c in (cfg.get("callbacks") or {}).values() if c is not None]
-    # Fault tolerance is not a tunable, so not config: exact resume, a checkpoint on SIGTERM, atomic files.
-    callbacks += [RngState(), SigtermCheckpoint()]
+    # Fault tolerance is not a tunable, so not config: exact resume, a stop and a checkpoint on SIGTERM or Ctrl-C,
+    # atomic files.
+    callbacks += [RngState(), SigtermCheckpoint(), StopSignals()] + ([faults] if faults is not None else [])
     logger = instantiate(cfg.logger) if cfg.get("logger") else False
-    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=logger, plugins=[AtomicCheckpointIO()])
+    trainer = instantiate(cfg.trainer, callbacks=callbacks, logger=logger, plugins=[AtomicCheckpointIO(faults)])
     return datamodule, system, trainer
 
 
 def fit(cfg: DictConfig, datamodule, system, trainer) -> dict[str, float]:
-    """Fit (resuming from `ckpt_path` if set), optionally test, and return the final logged metrics."""
+    """Fit (resuming from `ckpt_path` if set), optionally test, and return the final logged metrics. SIGTERM or
+    Ctrl-C stops at the loop's next safe point with a checkpoint (faults.StopSignals) and raises TrainingStopped,
+    whose message is the command that resumes."""
     from lightning.pytorch.utilities.exceptions import SIGTERMException
 
-    from typofix.training.faults import last_checkpoint_path
+    from typofix.training.faults import StopSignals, last_checkpoint_path
 
+    global _began
     if cfg.ckpt_path:  # a resume writes into the folder of its checkpoints on purpose
         warnings.filterwarnings("ignore", message=r"Checkpoint directory .* exists and is not empty")
-    try:
-        trainer.fit(system, datamodule=datamodule, ckpt_path=cfg.ckpt_path)
-        metrics = {k: float(v) for k, v in trainer.callback_metrics.items()}
-        if cfg.test_after_fit and not trainer.interrupted:
-            for result in trainer.test(system, datamodule=datamodule, verbose=False):
-                metrics.update(result)
-    except SIGTERMException:  # a SystemExit with status 0: turn it into an error that says how to go on
-        raise TrainingStopped(f"stopped by SIGTERM at step {trainer.global_step}; resume with: "
-                              f"{resume_command(trainer)}") from None
+    _began = True
+    stop = next((c for c in trainer.callbacks if isinstance(c, StopSignals)), StopSignals())
+    with stop.installed():
+        try:
+            trainer.fit(system, datamodule=datamodule, ckpt_path=cfg.ckpt_path)
+            metrics = {k: float(v) for k, v in trainer.callback_metrics.items()}
+            if stop.signum is not None:  # after the loop's last check: training is complete, the test is not run
+                raise SIGTERMException
+            if cfg.test_after_fit and not trainer.interrupted:
+                for result in trainer.test(system, datamodule=datamodule, verbose=False):
+                    metrics.update(result)
+                if stop.signum is not None:  # during the test's last batch: it is complete too
+                    raise TrainingStopped(f"stopped by {exits.signal_name(stop.signum)} after training and its test "
+                                          f"had finished: the run is complete ({last_checkpoint_path(trainer)})",
+                                          stop.signum)
+        except SIGTERMException:  # a SystemExit with status 0: turn it into an error that says how to go on
+            raise _stopped(trainer, stop.signum or signal.SIGTERM, saved=trainer.state.fn == "fit",
+                           test_after_fit=bool(cfg.test_after_fit)) from None
+        except SystemExit:  # Lightning's exit(1) after a KeyboardInterrupt: the second Ctrl-C
+            if stop.forced:
+                raise _stopped(trainer, signal.SIGINT, saved=False) from None
+            raise
     if trainer.checkpoint_callback is not None and trainer.is_global_zero:
         log.info(f"best checkpoint: {trainer.checkpoint_callback.best_model_path or '-'}")
         log.info(f"last checkpoint: {last if (last := last_checkpoint_path(trainer)).is_file() else '-'}")
     return metrics
+
+
+def _stopped(trainer, signum: int, saved: bool, test_after_fit: bool = False) -> TrainingStopped:
+    """The stop as one line: where, and the command that continues (from the checkpoint just saved, or else from
+    the last one there is)."""
+    from typofix.training.faults import last_checkpoint_path
+
+    how = f"stopped by {exits.signal_name(signum)}"
+    if trainer.state.fn != "fit":
+        return TrainingStopped(f"{how} while testing, after training had finished at step {trainer.global_step}: "
+                               f"the run is complete but for its test ({last_checkpoint_path(trainer)})", signum)
+    if saved and trainer.fit_loop.done:  # the stop came after the last epoch's end: nothing is left to resume
+        return TrainingStopped(f"{how} at step {trainer.global_step}, after the last epoch: training is complete "
+                               f"({last_checkpoint_path(trainer)})"
+                               + ("; the test after it was not run" if test_after_fit else ""), signum)
+    if saved:
+        return TrainingStopped(f"{how} at step {trainer.global_step}; resume with: {resume_command(trainer)}", signum)
+    last = last_checkpoint_path(trainer)
+    if not last.is_file():
+        return TrainingStopped(f"{how} twice at step {trainer.global_step}, before any checkpoint: nothing to "
+                               "resume", signum)
+    from typofix.nn.checkpoint import read_checkpoint
+
+    step = read_checkpoint(last).trained.get("global_step", "?")
+    return TrainingStopped(f"{how} twice at step {trainer.global_step}, saving nothing; resume from step {step} "
+                           f"with: {resume_command(trainer)}", signum)
 
 
 def train(cfg: DictConfig) -> dict[str, float]:
@@ -217,7 +290,12 @@ def _report(err: BaseException) -> None:
     from typofix.training.system import NonFiniteLossError
 
     if isinstance(err, TrainingStopped):
-        _fail(err, exits.TERMINATED, label="")  # not an error: a stop with a way back
+        _fail(err, err.status, label="")  # not an error: a stop with a way back
+    if isinstance(err, (Interrupted, KeyboardInterrupt)):
+        signum = err.signum if isinstance(err, Interrupted) else signal.SIGINT
+        _fail(_interrupted(signum), exits.signal_status(signum), label="")
+    if isinstance(err, RunFinished):
+        _fail(err, exits.OK, label="")
     # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
     if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
                         FileNotFoundError, InstantiationException, MisconfigurationException)):
@@ -378,6 +456,8 @@ def main() -> None:
     from hydra._internal.utils import get_args_parser  # Hydra's own command line, to find the overrides in it
 
     args = get_args_parser().parse_args()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # one line and the signal's status, until training takes over
+        signal.signal(signum, _interrupt)
     informational = args.help or args.hydra_help or args.cfg or args.info or args.shell_completion
     if not informational:
         try:
@@ -387,6 +467,10 @@ def main() -> None:
             _fail(err, exits.USAGE)
         except (ModelError, FileNotFoundError) as err:
             _fail(err, exits.MODEL_ERROR)
+        except RunFinished as err:
+            _fail(err, exits.OK, label="")
+        except Interrupted as err:
+            _fail(_interrupted(err.signum), exits.signal_status(err.signum), label="")
         own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
         if run is not None and own_folder and _launching_process():
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
