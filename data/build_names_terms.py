@@ -11,8 +11,12 @@ dictionaries on the npm registry (MIT licence; versions and sources in ``data/RE
 An entry is kept when it is one token: letters (any script), digits, inner apostrophes and hyphens, starting
 with a letter (``k8s`` yes, ``3des`` and ``Ala.`` no); cspell's markers (``~``, ``+``, ``*``, ``!``-forbidden
 lines, ``#`` comments) are read as cspell reads them: a ``!`` line is not a word, the others lose their marks.
-Case is kept. Each output is sorted, one entry a line, UTF-8, gzip-compressed with a zero timestamp (the same
-input always gives the same bytes), written atomically.
+Case is kept. A term whose lower case is one edit from a common word (a count of ``COMMON`` or more in
+``data/words.tsv``: ``guid``/guide, ``slo``/slow, ``discoverd``/discovered) is marked ``<TAB>cased``: typofix
+accepts it only as written and in capitals, since in lower case it is more often a slip; the terms of
+``terms-extra.txt`` are never marked (``json``, ``init``, ``ln``: we list them on purpose). Each output is
+sorted, one entry a line, UTF-8, gzip-compressed with a zero timestamp (the same input always gives the same
+bytes), written atomically.
 
 Usage (``npm`` on PATH fetches the packages into a temporary folder; or give the unpacked folders)::
 
@@ -41,6 +45,8 @@ PACKAGES = {  # package@version -> (output, dictionary files in its dict/ folder
     "@cspell/dict-fullstack@3.2.9": ("terms", ["fullstack.txt"]),
 }
 EXTRA_TERMS = DATA / "terms-extra.txt"
+WORDS = DATA / "words.tsv"
+COMMON = 1_000_000  # about the 15,000th most frequent word's count
 _TOKEN = re.compile(r"[^\W\d_](?:[^\W_]|['\-](?=[^\W_]))*")
 
 
@@ -74,8 +80,23 @@ def fetch(package: str, into: Path) -> Path:
     return folder
 
 
-def write_gzip(path: Path, words: set[str]) -> None:
-    data = gzip.compress("".join(f"{w}\n" for w in sorted(words)).encode("utf-8"), mtime=0)
+def common_words() -> set[str]:
+    with open(WORDS, encoding="utf-8") as f:
+        return {word for word, count in (line.rstrip("\n").split("\t") for line in f) if int(count) >= COMMON}
+
+
+def near_common(word: str, common: set[str]) -> bool:
+    """One deletion, insertion, substitution or swap of neighbours from a common word."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    edits = {word[:i] + word[i + 1:] for i in range(len(word))}
+    edits |= {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+    edits |= {word[:i] + c + word[i + 1:] for i in range(len(word)) for c in letters}
+    edits |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in letters}
+    return bool((edits - {word}) & common)
+
+
+def write_gzip(path: Path, lines: set[str]) -> None:
+    data = gzip.compress("".join(f"{w}\n" for w in sorted(lines)).encode("utf-8"), mtime=0)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_bytes(data)
     tmp.replace(path)
@@ -98,8 +119,11 @@ def main(argv: list[str] | None = None) -> int:
                 out[kind].update(found)
                 print(f"{package} {name}: {len(found):,} entries", file=sys.stderr)
     extra = entries(EXTRA_TERMS.read_text(encoding="utf-8"))
-    out["terms"].update(extra)
     print(f"{EXTRA_TERMS.name}: {len(extra):,} entries", file=sys.stderr)
+    common = common_words()
+    cased = {t for t in out["terms"] - set(extra) if near_common(t.lower(), common)}
+    out["terms"] = (out["terms"] - cased) | set(extra) | {f"{t}\tcased" for t in cased}
+    print(f"marked cased (one edit from a common word): {len(cased):,}", file=sys.stderr)
     for kind, words in out.items():
         write_gzip(args.out / f"{kind}.txt.gz", words)
         print(f"wrote {args.out / f'{kind}.txt.gz'}: {len(words):,} entries", file=sys.stderr)

@@ -68,7 +68,7 @@ class Corrector:
         self.passes = Passes(stepper, vocab, self.lexicon, settings, self.constraint, self.neighbours, ranker,
                              batch_size)
         self.pipeline = TextPipeline(self.passes, self.is_accepted, settings, self.lexicon, self.neighbours,
-                                     max_word_len)
+                                     max_word_len, self.accepted if isinstance(self.accepted, AcceptedWords) else None)
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,
@@ -84,9 +84,11 @@ class Corrector:
         lexicon = accepted = None
         if settings.use_lexicon:
             lexicon = Lexicon.from_tsv(lexicon_path)
-            user_words = [w.lower() for w in user_words]
-            lexicon.add_words(user_words, USER_WORD_COUNT)  # a user's word can be a correction: a middling prior
+            user_words = list(user_words)
+            # A user's word can be a correction (a middling prior), where the model can write its characters.
+            lexicon.add_words([w.lower() for w in user_words if vocab.covers(w.lower())], USER_WORD_COUNT)
             accepted = AcceptedWords.load(accepted_path, extra=user_words)
+            accepted.derive_with(lexicon.count)
         return cls(stepper, vocab, lexicon, settings, accepted)
 
     def correct(self, text: str) -> str:
@@ -107,15 +109,17 @@ class Corrector:
         corrections, reported only: `correct` never applies them); see `TextPipeline.real_word_errors`."""
         return self.pipeline.real_word_errors(texts, min_gain)
 
-    def suggest(self, word: str, k: int = 5) -> list[Suggestion]:
-        """Up to `k` corrections of `word`, best first, with their scores; the first is what `correct` gives."""
-        return self.pipeline.suggest_many([word], k)[0]
+    def suggest(self, word: str, k: int = 5, with_typo: bool = False) -> list[Suggestion]:
+        """Up to `k` corrections of `word`, best first, with their scores (see `suggest_many`)."""
+        return self.pipeline.suggest_many([word], k, with_typo)[0]
 
-    def suggest_many(self, words: list[str], k: int = 5) -> list[list[Suggestion]]:
-        """`suggest` for every word, decoded in shared batches. An accepted word comes first as itself; input
-        that is not one correctable word (a URL, a number, a phrase, an acronym) gets its `correct` with
-        score 0.0."""
-        return self.pipeline.suggest_many(words, k)
+    def suggest_many(self, words: list[str], k: int = 5, with_typo: bool = False) -> list[list[Suggestion]]:
+        """`suggest` for every word, decoded in shared batches: its corrections, never the typo itself (a word
+        typed without its capitals or apostrophe gets the dictionary's form among them: monday -> Monday). An
+        accepted word comes first as itself; input that is not one correctable word (a URL, a number, a phrase,
+        an acronym) gets its `correct` with score 0.0. `with_typo`: the typo competes too, at its own score
+        under the confidence rule, so that the first is what `correct` writes (for `typofix evaluate`)."""
+        return self.pipeline.suggest_many(words, k, with_typo)
 
     def explain(self, word: str, k: int = 5) -> list[Suggestion]:
         """The model's `k` best corrections of one lowercase-able word with their attention weights, searched
@@ -146,14 +150,7 @@ class Corrector:
         lexicon), read on first use."""
         return self.pipeline.context
 
-    # Old names, kept only while callers outside the engine still use them (tests/test_context.py calls
-    # correct_text, tests/test_phonetic.py sound_index and _neighbours): drop each with its last caller.
+    # The old name of `correct`, kept only while the Python examples of README.md and docs/engine.md call it:
+    # drop it with them.
     def correct_text(self, text: str) -> str:
         return self.correct(text)
-
-    @property
-    def sound_index(self):
-        return self.neighbours.sound_index
-
-    def _neighbours(self, words: list[str], one_edit_limit: int | None = None) -> list[dict[str, int]]:
-        return self.neighbours.wide(words, one_edit_limit)

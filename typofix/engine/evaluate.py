@@ -59,7 +59,10 @@ def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None, 
     if pooled:  # smaller parts, so every worker has some
         parts = [typos[i:i + CHUNK // 4] for i in range(0, len(typos), CHUNK // 4)]
     start = time.perf_counter()
-    results = (corrector.suggest_many(parts, k) if pooled else (corrector.suggest_many(part, k) for part in parts))
+    # With the typo itself among the candidates where the confidence rule keeps it: the top-1 is what
+    # `typofix correct` writes, and "unchanged" counts the rows it leaves.
+    results = (corrector.suggest_many(parts, k, True) if pooled
+               else (corrector.suggest_many(part, k, True) for part in parts))
     for part, suggestions in zip(parts, results):
         for typo, candidates in zip(part, suggestions):
             ranked[typo] = [s.word for s in candidates]

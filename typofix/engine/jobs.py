@@ -46,9 +46,9 @@ def _correct_many(texts: list[str]) -> list[str]:
     return _worker_corrector.correct_many(texts)
 
 
-def _suggest_many(args: tuple[list[str], int]) -> list[list[Suggestion]]:
-    words, k = args
-    return _worker_corrector.suggest_many(words, k)
+def _suggest_many(args: tuple[list[str], int, bool]) -> list[list[Suggestion]]:
+    words, k, with_typo = args
+    return _worker_corrector.suggest_many(words, k, with_typo)
 
 
 class CorrectorPool:
@@ -72,9 +72,10 @@ class CorrectorPool:
         memory on an endless stream)."""
         return self._ordered((_correct_many, batch) for batch in batches)
 
-    def suggest_many(self, batches: Iterable[list[str]], k: int) -> Iterator[list[list[Suggestion]]]:
-        """`Corrector.suggest_many(batch, k)` of each batch, in order."""
-        return self._ordered((_suggest_many, (batch, k)) for batch in batches)
+    def suggest_many(self, batches: Iterable[list[str]], k: int, with_typo: bool = False
+                     ) -> Iterator[list[list[Suggestion]]]:
+        """`Corrector.suggest_many(batch, k, with_typo)` of each batch, in order."""
+        return self._ordered((_suggest_many, (batch, k, with_typo)) for batch in batches)
 
     def _ordered(self, calls) -> Iterator:
         pending: deque[Future] = deque()

@@ -44,25 +44,34 @@ class Passes:
         `min_confidence` (for `correct`, `suggest`); without, all candidates in score order, the typo itself
         only where it is a listed word (for `explain`)."""
         result: dict[str, list[Candidate]] = {}
-        for word in words:  # characters the model cannot read: left as they are
+        if not self.settings.use_lexicon:
+            covered = [w for w in words if w and self.vocab.covers(w)]
+            result.update(self.model_alone(covered, k))
+            return {w: result.get(w) or [Candidate(w, 0.0)] for w in words}
+        if decide:
+            for word, (others, keep) in self.judged(words, k).items():
+                result[word] = ([Candidate(word, 0.0)] if keep is None  # characters the model cannot read
+                                else decide_between(others, keep, self.settings.min_confidence, k,
+                                                    first=word in accepted))
+            return result
+        for word in words:
             if not word or not self.vocab.covers(word):
                 result[word] = [Candidate(word, 0.0)]
-        todo = [w for w in words if w not in result]
-        if not self.settings.use_lexicon:
-            result.update(self.model_alone(todo, k))
-            return result
-        for word, (ranked, keep) in self.search(todo).items():
-            if decide:
-                # The confidence rule as a score: the typo competes with its own score plus min_confidence.
-                stay = Candidate(word, keep.score + self.settings.min_confidence, keep.attn)
-                others = [c for c in ranked if c.word != word]
-                if word in accepted:
-                    result[word] = ([stay] + others)[:k]
-                else:
-                    result[word] = sorted(others + [stay], key=lambda c: -c.score)[:k]
-            else:
-                listed = [c for c in ranked if c.word != word or word in self.lexicon]
-                result[word] = listed[:k] or [keep]
+        for word, (ranked, keep) in self.search([w for w in words if w not in result]).items():
+            listed = [c for c in ranked if c.word != word or word in self.lexicon]
+            result[word] = listed[:k] or [keep]
+        return result
+
+    def judged(self, words: list[str], k: int) -> dict[str, tuple[list[Candidate], Candidate | None]]:
+        """Per lowercase word: its `k` best corrections (the typo itself not among them) and the typo's own
+        candidate with its own score, for the caller's confidence rule (None: a word of characters the model
+        cannot read, which is left as it is)."""
+        result: dict[str, tuple[list[Candidate], Candidate | None]] = {}
+        for word in words:
+            if not word or not self.vocab.covers(word):
+                result[word] = ([], None)
+        for word, (ranked, keep) in self.search([w for w in words if w not in result]).items():
+            result[word] = ([c for c in ranked if c.word != word][:k], keep)
         return result
 
     def model_alone(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
@@ -189,3 +198,13 @@ class Passes:
                                    edits[w] if edits.get(w) is not None else osa_distance(typo, w),
                                    self.lexicon.log_prior(w), scores[w])
                 for w, h in candidates.items() if w}
+
+
+def decide_between(others: list[Candidate], keep: Candidate, margin: float, k: int,
+                   first: bool = False) -> list[Candidate]:
+    """The confidence rule: the typo competes with its corrections `others` (best first) at its own score plus
+    `margin` (`min_confidence`, or a repair's wider one); the best `k`, or with `first` the typo itself first."""
+    stay = Candidate(keep.word, keep.score + margin, keep.attn)
+    if first:
+        return ([stay] + others)[:k]
+    return sorted(others + [stay], key=lambda c: -c.score)[:k]

@@ -5,23 +5,33 @@ typo of "same") and left alone when it is accepted; each distinct word to correc
 for its lowercase form (`typofix.engine.passes`), remembered across calls, and each occurrence chooses among
 them in its context (word bigrams, `typofix.words.context`). Real-word errors (form for from) are found among
 the accepted words, reported and never applied.
+
+Text as people type it: the confidence rule weighs a word's corrections against the word itself, and how
+far a correction must beat it depends on what the word may be (`margin`): a word typed without its capitals
+or its apostrophe (monday, dont) is repaired to the dictionary's form (Monday, don't) unless a correction
+beats it by `repair_confidence`; a name (a known name in lower case, or a capitalised unknown word inside a
+sentence: Krzysztof) stays unless a correction beats it by `name_confidence`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
 
 from typofix.engine.candidates import Neighbours
-from typofix.engine.passes import Passes
+from typofix.engine.passes import Passes, decide_between
 from typofix.engine.ranking import Candidate
 from typofix.engine.results import Correction, Suggestion
 from typofix.engine.settings import DecodingSettings
 from typofix.words.context import BigramModel
 from typofix.words.distance import osa_distance
-from typofix.words.lexicon import Lexicon
-from typofix.words.text import Piece, match_case, neighbours, split_text
+from typofix.words.casing import APOSTROPHE, CASE, CasedForms
+from typofix.words.lexicon import AcceptedWords, Lexicon
+from typofix.words.text import Piece, match_case, neighbours, split_text, starts_sentence
 
 _CACHE_SIZE = 100_000
 # Real-word errors are reported when a one-edit neighbour is this much (log) likelier in context: e^8 ~ 3000x
@@ -34,11 +44,15 @@ class TextPipeline:
     """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written."""
 
     def __init__(self, passes: Passes, is_accepted: Callable[[str], bool], settings: DecodingSettings,
-                 lexicon: Lexicon | None, neighbours: Neighbours | None, max_word_len: int):
+                 lexicon: Lexicon | None, neighbours: Neighbours | None, max_word_len: int,
+                 accepted: AcceptedWords | None = None):
         self.passes, self.is_accepted, self.settings = passes, is_accepted, settings
         self.lexicon, self.neighbours, self.max_word_len = lexicon, neighbours, max_word_len
-        # word -> its ranked candidates: text repeats words, so each is decoded once (and chosen per occurrence)
-        self._candidates: dict[str, list[Candidate]] = {}
+        self.accepted = accepted  # for the repairs' forms (`cased`); None: no repairs
+        self._cased: CasedForms | None = None
+        # word -> its best corrections and its own candidate: text repeats words, so each is decoded once (and
+        # judged per occurrence: the same letters may be a name in one place and a typo in another)
+        self._candidates: dict[str, tuple[list[Candidate], Candidate | None]] = {}
         self._context: BigramModel | None = None
         self._one_edit: dict[str, list[str]] = {}  # real-word checks: a word's listed one-edit neighbours
 
@@ -62,73 +76,172 @@ class TextPipeline:
             found.append(changes)
         return found
 
-    def suggest_many(self, words: list[str], k: int) -> list[list[Suggestion]]:
-        """Up to `k` corrections of each word, best first; the first is what `correct_many` gives. An accepted
-        word comes first as itself; input that is not one correctable word (a URL, a number, a phrase, an
-        acronym) gets its `correct_many` with score 0.0."""
+    def suggest_many(self, words: list[str], k: int, with_typo: bool = False) -> list[list[Suggestion]]:
+        """Up to `k` corrections of each word, best first: its corrections and, where it is typed without its
+        capitals or apostrophe, its repaired form, never the typo itself (`with_typo`: the typo too, competing
+        under the confidence rule, so that the first is what `correct_many` gives). An accepted word comes
+        first as itself; input that is not one correctable word (a URL, a number, a phrase, an acronym) gets
+        its `correct_many` with score 0.0."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        single, accepted = {}, set()
+        single = {}
         for word in words:
             pieces = split_text(word, self.max_word_len, self.settings.leave_special)
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
-                if self.is_accepted(word):
-                    accepted.add(word.lower())
-        ranked = self.passes.rank(sorted(set(single.values())), k, accepted=accepted)
+        judged = self.passes.judged(sorted(set(single.values())), k) if self.settings.use_lexicon else {}
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
-        return [[Suggestion(match_case(w, c.word), c.score, w, c.attn) for c in ranked[single[w]][:k]] if w in single
-                else [Suggestion(passed[w], 0.0, w)] for w in words]
+        found = []
+        for word in words:
+            if word not in single:
+                found.append([Suggestion(passed[word], 0.0, word)])
+            elif not self.settings.use_lexicon:
+                ranked = self.passes.rank([single[word]], k)[single[word]]
+                found.append([Suggestion(match_case(word, c.word), c.score, word, c.attn) for c in ranked])
+            else:
+                found.append(self._suggested(word, *judged[single[word]], k, with_typo))
+        return found
+
+    def _suggested(self, word: str, others: list[Candidate], keep: Candidate | None, k: int,
+                   with_typo: bool) -> list[Suggestion]:
+        """One word's suggestions from its corrections `others` and its own candidate `keep`."""
+        if keep is None:  # characters the model cannot read: left as they are
+            return [Suggestion(word, 0.0, word)]
+        if self.is_accepted(word):
+            ranked = decide_between(others, keep, self.settings.min_confidence, k, first=True)
+            first = self.recased(word) or word
+            return [Suggestion(first if c is ranked[0] else match_case(word, c.word), c.score, word, c.attn)
+                    for c in ranked]
+        margin, repaired = self.margin(word, [Piece(word, True)], 0)
+        ranked = decide_between(others, keep, margin, k + 1)
+        listed: dict[str, Suggestion] = {}  # by the word written: a repair may also be a candidate (you're)
+        for c in ranked:
+            score = c.score
+            if c.word == keep.word:
+                if repaired is None and not with_typo:
+                    continue  # the typo itself is no suggestion
+                shown = repaired or word
+                if not math.isfinite(score):  # a contraction's repair: first by rule, shown with its own score
+                    score = keep.score
+            else:
+                shown = match_case(word, c.word)
+            listed.setdefault(shown, Suggestion(shown, score, word, c.attn))
+        return list(listed.values())[:k]
+
+    def margin(self, written: str, pieces: list[Piece], i: int) -> tuple[float, str | None]:
+        """How far a correction must beat the typo `written` (piece `i` of `pieces`) to replace it, and the
+        repaired form the typo stands for, if any (see the module docstring)."""
+        s = self.settings
+        own = self.own_word_near(written)
+        if own is not None:
+            return math.inf, match_case(written, own) if own.islower() else own  # the user's word: the answer
+        repair = self.cased.repair(written) if self.cased is not None else None
+        if repair is not None:
+            # A contraction's letters are no word (dont): the apostrophe is all that is missing. A capitalised
+            # dictionary word or a name typed in lower case may be a slip of a common word (`abel` for able,
+            # `agan` for again): weighed.
+            margin = math.inf if repair.kind == APOSTROPHE else s.repair_confidence
+            return margin, repair.form
+        if written[:1].isupper() and written[1:].islower() and not starts_sentence(pieces, i):
+            return s.name_confidence, None  # a capitalised unknown word inside a sentence: a name
+        return s.min_confidence, None
+
+    def own_word_near(self, written: str) -> str | None:
+        """The user's own word one edit from `written` (the closest, the first listed among equals), if any."""
+        if self.accepted is None or not self.accepted.user:
+            return None
+        found = extractOne(written.lower(), self.accepted.user, scorer=OSA.distance, processor=str.lower,
+                           score_cutoff=1)
+        return found[0] if found is not None else None
+
+    def recased(self, written: str) -> str | None:
+        """The dictionary's form of an accepted word typed in lower case that the dictionary writes with
+        capitals only (`debian`, `unix`: accepted as terms or acronyms, written Debian, Unix), else None."""
+        if self.cased is None or not written.islower() or self.accepted.listed_as(written):
+            return None
+        repair = self.cased.repair(written)
+        return repair.form if repair is not None and repair.kind == CASE else None
+
+    @property
+    def cased(self) -> CasedForms | None:
+        """The repairs' forms (`typofix.words.casing`), built on first use from the acceptance dictionary's
+        capitalised words, the word list's contractions and the names."""
+        if self._cased is None and self.accepted is not None and self.lexicon is not None:
+            contractions = [w for w in self.lexicon.counts if "'" in w]
+            self._cased = CasedForms(self.accepted.capitalised, contractions, self.accepted.names)
+        return self._cased
 
     def _choose(self, texts: list[str]) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
         """The pieces of each text and {(text, piece): what it becomes} for its words to correct."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
-        # found, and remembered, for the lowercase form, then chosen per occurrence in its context.
+        # found, and remembered, for the lowercase form, then judged per occurrence in its context.
         written = {p.text for pieces in split for p in pieces if p.word}
-        to_correct = {word for word in written if not self.is_accepted(word)}  # each distinct word judged once
+        accepted = {word for word in written if self.is_accepted(word)}  # each distinct word judged once
+        to_correct = written - accepted
+        recased = {word: form for word in accepted if (form := self.recased(word)) is not None}
         words = {word.lower() for word in to_correct}
         if len(self._candidates) + len(words) > _CACHE_SIZE:
             self._candidates.clear()  # bounded memory on endless streams
         k = CONTEXT_CANDIDATES if self.context is not None else 1
-        found = self.passes.rank(sorted(words - self._candidates.keys()), k)
-        if self.context is not None:  # what the context may choose from: the best, the typo, the near ones
-            near = self.settings.context_max_edits
-            found = {word: [c for j, c in enumerate(ranked) if j == 0 or c.word == word
-                            or osa_distance(word, c.word) <= near] for word, ranked in found.items()}
-        self._candidates.update(found)
+        if self.settings.use_lexicon:
+            self._candidates.update(self.passes.judged(sorted(words - self._candidates.keys()), k))
+        else:
+            self._candidates.update((w, (c, None)) for w, c in self.passes.rank(
+                sorted(words - self._candidates.keys()), k).items())
+        near = self.settings.context_max_edits
         chosen = {}  # (text, piece) -> correction of each word to correct
-        in_context = []  # (text, piece, candidates, left, right) of those whose neighbours may have a say
+        in_context = []  # (text, piece, candidates, left, right, repaired) of those whose neighbours may have a say
         for t, pieces in enumerate(split):
             for i, piece in enumerate(pieces):
-                if piece.word and piece.text in to_correct:
-                    ranked = self._candidates[piece.text.lower()]
-                    chosen[t, i] = match_case(piece.text, ranked[0].word)
-                    if self.context is not None and len(ranked) > 1:
-                        left, right = neighbours(pieces, i)
-                        if left is not None or right is not None:
-                            in_context.append((t, i, ranked, left, right))
+                if piece.word and piece.text in recased:
+                    chosen[t, i] = recased[piece.text]
+                if not (piece.word and piece.text in to_correct):
+                    continue
+                word = piece.text.lower()
+                others, keep = self._candidates[word]
+                repaired = None
+                if keep is None:  # the model alone, or characters it cannot read: ranked as they came
+                    ranked = others
+                else:
+                    margin, repaired = self.margin(piece.text, pieces, i)
+                    ranked = decide_between(others, keep, margin, k)
+                    if self.context is not None:  # what the context may choose from: the best, the typo, the near
+                        ranked = [c for j, c in enumerate(ranked) if j == 0 or c.word == word
+                                  or osa_distance(word, c.word) <= near]
+                chosen[t, i] = written_as(piece.text, ranked[0].word, repaired)
+                # The bigrams count words in lower case, so they cannot tell Paris from paris: where the scores
+                # keep a word's repaired form, its neighbours may not overturn it.
+                if self.context is not None and len(ranked) > 1 and (repaired is None or ranked[0].word != word):
+                    left, right = neighbours(pieces, i)
+                    if left is not None or right is not None:
+                        in_context.append((t, i, ranked, left, right, repaired))
         if in_context:
-            for (t, i, ranked, _, _), best in zip(in_context, self._in_context([r[2:] for r in in_context])):
-                chosen[t, i] = match_case(split[t][i].text, best)
+            asked = [(ranked, left, right, split[t][i].text.lower(), repaired)
+                     for t, i, ranked, left, right, repaired in in_context]
+            for (t, i, *_, repaired), best in zip(in_context, self._in_context(asked)):
+                chosen[t, i] = written_as(split[t][i].text, best, repaired)
         return split, chosen
 
-    def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None]]) -> list[str]:
-        """The best candidate of each occurrence (its candidates, its left and right neighbour or None) by
-        channel score + context_weight * the neighbours' evidence; one bigram lookup for all of them."""
+    def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None, str, str | None]]
+                    ) -> list[str]:
+        """The best candidate of each occurrence (its candidates, its left and right neighbour or None, the
+        typo, the typo's repaired form or None) by channel score + context_weight * the neighbours' evidence;
+        one bigram lookup for all of them. The typo itself is looked up as its repaired form (`im` as i'm)."""
         firsts, seconds = [], []  # the pairs to score: (left neighbour, candidate), (candidate, right neighbour)
-        for ranked, left, right in occurrences:
+        for ranked, left, right, typo, repaired in occurrences:
             for c in ranked:
+                looked_up = repaired.lower() if repaired is not None and c.word == typo else c.word
                 if left is not None:
                     firsts.append(left)
-                    seconds.append(c.word)
+                    seconds.append(looked_up)
                 if right is not None:
-                    firsts.append(c.word)
+                    firsts.append(looked_up)
                     seconds.append(right)
         evidence = iter(self.context.pair_evidence(firsts, seconds).tolist())
         weight, best = self.settings.context_weight, []
-        for ranked, left, right in occurrences:
+        for ranked, left, right, *_ in occurrences:
             sides = (left is not None) + (right is not None)
             scores = [c.score + weight * sum(next(evidence) for _ in range(sides)) for c in ranked]
             best.append(ranked[scores.index(max(scores))].word)
@@ -182,3 +295,11 @@ class TextPipeline:
         scores = bigrams.evidence(words, left, right) + np.array([self.lexicon.log_prior(w) for w in words])
         best = int(np.argmax(scores[1:])) + 1
         return words[best] if scores[best] - scores[0] >= min_gain else None
+
+
+def written_as(typed: str, word: str, repaired: str | None) -> str:
+    """What a typed word becomes when `word` (lowercase) is chosen: the repaired form where the choice is the
+    typo itself and it has one, else `word` in the typed word's case."""
+    if repaired is not None and word == typed.lower():
+        return repaired
+    return match_case(typed, word)

@@ -123,6 +123,14 @@ class DecodingSettings:
     # typo must be clearly more likely to stay).
     min_confidence: float = knob(-5.0, "rewrite an unknown word only when its best correction's score beats the "
                                  "word's own by C (higher: fewer, surer corrections)", "C")
+    # Text as people type it (`typofix.words.casing`): a word typed without its capitals or its apostrophe
+    # (monday, dont) becomes the dictionary's form, and a name (a capitalised unknown word inside a sentence, or
+    # a known name typed in lower case) stays a name, unless the best correction beats the typo's own score by
+    # this much: the same rule as `min_confidence`, with the margin these cheaper repairs deserve.
+    repair_confidence: float = knob(0.0, "a word typed without its capitals or apostrophe (monday, dont) becomes "
+                                    "the dictionary's form (Monday, don't) unless a correction beats it by C", "C")
+    name_confidence: float = knob(9.0, "a name (a capitalised unknown word inside a sentence, or a known name in "
+                                  "lower case) is rewritten only when a correction beats it by C", "C")
     leave_accepted: bool = knob(True, switch=("--correct-accepted", False, "correct words the dictionary accepts "
                                               "too (by default a word that is a word is never rewritten)"))
     leave_special: bool = knob(True, switch=("--correct-special", False, "correct acronyms, roman numerals, "

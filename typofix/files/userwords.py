@@ -1,7 +1,7 @@
 """The user's own words: word files (`--words FILE`) and the personal list every front door reads.
 
-A word file is UTF-8 text, one word a line: ASCII letters only (what the corrector can offer as a
-correction); blank lines and lines starting with `#` are skipped. The personal list is
+A word file is UTF-8 text, one word a line: letters of any script, digits, inner apostrophes and hyphens
+(`O'Reilly`, `k8s`, `naïve`, `frobnicate`); blank lines and lines starting with `#` are skipped. The personal list is
 `$XDG_CONFIG_HOME/typofix/words.txt` (`~/.config/typofix/words.txt` when XDG_CONFIG_HOME is unset or empty);
 a missing personal list is an empty one, a missing `--words` file an error. `typofix-ispell` saves to the
 personal list (atomically, `typofix.files.atomic`).
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typofix.files.atomic import atomic_path
 
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = re.compile(r"[^\W_](?:[^\W_]|['\u2019\-](?=[^\W_]))*")  # a word starts and ends with a letter or digit
 
 
 class WordsError(ValueError):
@@ -48,7 +48,7 @@ def read_words(path: str | os.PathLike, missing_ok: bool = False) -> list[str]:
         if not word or word.startswith("#"):
             continue
         if not _WORD.fullmatch(word):
-            raise WordsError(f"{path}:{lineno}: expected one word of ASCII letters, got {line[:60]!r}")
+            raise WordsError(f"{path}:{lineno}: expected one word (letters, digits, inner ' or -), got {line[:60]!r}")
         words.append(word)
     return words
 

@@ -50,7 +50,8 @@ class CasedForms:
         self._forms: dict[str, Repair] = {}
         for word in names:
             self._offer(word.lower(), Repair(word, NAME))
-        for word in capitalised:
+        # Fewest capitals first (Unix before UNIX), then alphabetical: the same form on every run.
+        for word in sorted(capitalised, key=lambda w: (sum(c.isupper() for c in w), w)):
             if not (word.isupper() and len(word) <= 3):
                 self._offer(word.lower(), Repair(word, CASE))
         for word in contractions:

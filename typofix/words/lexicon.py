@@ -1,5 +1,6 @@
 """The word lists: the generation list (membership, frequency prior, a prefix trie for lexicon-constrained
-decoding) and the larger acceptance dictionary (the words never rewritten)."""
+decoding) and the larger acceptance dictionary (the words never rewritten: the dictionary's, names, software
+terms, the user's, and words derived from them by productive affixes)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from typofix.words.indexcache import cached, strings, text_array
 from typofix.files.packagedata import packaged
+from typofix.words.indexcache import cached, strings, text_array
+from typofix.words.morphology import Morphology
 
 
 class LexiconError(ValueError):
@@ -28,6 +30,31 @@ def bundled_words_path() -> Path:
 def bundled_accepted_path() -> Path:
     """The packaged data/accepted.txt.gz, the acceptance dictionary built by data/build_accepted.py."""
     return packaged("accepted.txt.gz")
+
+
+def bundled_names_path() -> Path:
+    """The packaged data/names.txt.gz: people's and companies' names (data/build_names_terms.py)."""
+    return packaged("names.txt.gz")
+
+
+def bundled_terms_path() -> Path:
+    """The packaged data/terms.txt.gz: software terms in their case (data/build_names_terms.py)."""
+    return packaged("terms.txt.gz")
+
+
+def read_word_list(path: Path) -> list[str]:
+    """The lines of a gzip UTF-8 list, one entry a line (names, terms: any script, apostrophes, digits)."""
+    try:
+        return gzip.decompress(path.read_bytes()).decode("utf-8").splitlines()
+    except FileNotFoundError:
+        raise LexiconError(f"word list not found: {path}") from None
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as err:
+        raise LexiconError(f"cannot read word list {path}: {err}") from None
+
+
+# A derived word's stem must be a dictionary word, and a word this often counted must not be one edit from it
+# (`typofix.words.morphology`): about the 40,000th most frequent listed word's count.
+FREQUENT_COUNT = 100_000
 
 
 _LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"
@@ -47,12 +74,21 @@ class AcceptedWords:
         # Acronyms of four or more letters written in lower case (html, ascii, unix): people do, and no common
         # word is that close to one. Shorter ones are not (dat, sam, mit are typos of that, same, might).
         self._acronyms: set[str] = set()
+        self._as_written: set[str] = set()  # words accepted in any case, as their lists write them
+        # For `typofix.words.casing`'s repairs of lowercase tokens: the dictionary's words written with a capital
+        # (Monday, Paris, NASA), and the names, as written.
+        self.capitalised: list[str] = []
+        self.names: list[str] = []
+        self.user: list[str] = []  # the user's own words, as written (the preferred answer one edit away)
+        self.morphology: Morphology | None = None  # words derived from listed ones (see `derive_with`)
         self.add(words)
 
     @classmethod
-    def load(cls, path: str | Path | None = None, extra=()) -> "AcceptedWords":
-        """Read a gzip file of a-z / A-Z words, one a line (None: the bundled dictionary), plus `extra` words
-        accepted in any case (the user's)."""
+    def load(cls, path: str | Path | None = None, extra=(), names: str | Path | None = None,
+             terms: str | Path | None = None) -> "AcceptedWords":
+        """Read a gzip file of a-z / A-Z words, one a line (None: the bundled dictionary), the names and the
+        software terms (None: the bundled lists; each accepted as written and in upper case), plus `extra`
+        words accepted in any case (the user's)."""
         path = Path(path) if path is not None else bundled_accepted_path()
         try:
             data = gzip.decompress(path.read_bytes())
@@ -70,19 +106,50 @@ class AcceptedWords:
         accepted._exact = set(text.split("\n"))
         accepted._upper = set(text.upper().split("\n"))
         accepted._acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
-        accepted.add(extra)
+        # Capitalised only: `In` (indium) is no form of the word `in`.
+        accepted.capitalised = [w for w in accepted._exact if not w.islower() and w.lower() not in accepted._exact]
+        # Names are not accepted here: where a capital makes a word a name depends on the sentence (the text
+        # pipeline's rule); `typofix.words.casing` offers them for the same letters typed in lower case.
+        accepted.names = read_word_list(Path(names) if names is not None else bundled_names_path())
+        # Software terms are typed in lower case as often as in their own (nginx, json, pytorch), but for those
+        # one edit from a common word (`guid`/guide), marked "cased", which are accepted as written only.
+        any_case, cased = [], []
+        for line in read_word_list(Path(terms) if terms is not None else bundled_terms_path()):
+            term, _, mark = line.partition("\t")
+            (cased if mark == "cased" else any_case).append(term)
+        accepted._exact.update(term for term in cased if not term.islower())  # `guid` no, `GUID` yes
+        accepted._upper.update(term.upper() for term in cased)
+        accepted.add(any_case)
+        accepted._as_written.update(any_case)
+        accepted.user = list(dict.fromkeys(extra))
+        accepted.add(accepted.user)
         return accepted
 
     def add(self, words) -> None:
         """Accept more words, in any case."""
+        words = list(words)
         self._any_case.update(word.lower() for word in words)
+        self._as_written.update(words)
+
+    def listed_as(self, word: str) -> bool:
+        """Whether the dictionary, a term typed in any case or the user writes `word` exactly so: `dir` is a
+        term written so, `debian` only an accepted form of Debian."""
+        return word in self._exact or word in self._as_written
+
+    def derive_with(self, count) -> None:
+        """Accept words derived from listed lowercase ones by productive affixes (`typofix.words.morphology`),
+        `count(word)` telling how common a word is (the generation list's counts)."""
+        self.morphology = Morphology(self._exact.__contains__, lambda word: count(word) >= FREQUENT_COUNT)
 
     def __contains__(self, word: str) -> bool:
         if word in self._exact or word.lower() in self._any_case or word in self._acronyms:
             return True
-        if word[:1].isupper() and word[1:].islower():  # Title case: a listed lowercase word at a sentence start
-            return word.lower() in self._exact
-        return word.isupper() and word in self._upper
+        title = word[:1].isupper() and word[1:].islower()
+        if title and word.lower() in self._exact:  # Title case: a listed lowercase word at a sentence start
+            return True
+        if word.isupper() and word in self._upper:
+            return True
+        return self.morphology is not None and (word.islower() or title) and self.morphology.derived(word.lower())
 
     def __len__(self) -> int:
         return len(self._exact | self._any_case)

@@ -53,7 +53,7 @@ class Morphology:
     def _derived(self, word: str) -> bool:
         if not word.isalpha() or not word.islower() or len(word) < MIN_STEM + 2:
             return False
-        return self._built(word, depth=0) and not self._near_frequent(word)
+        return self._built(word, depth=0) and not near_frequent(word, self.frequent)
 
     def _built(self, word: str, depth: int, prefixed: bool = False) -> bool:
         """`word` is a known stem under one prefix at most and at most three affixes in all, at least one."""
@@ -76,17 +76,17 @@ class Morphology:
                 if len(stem) >= MIN_STEM + 2 and not self.known(stem) and self._built(stem, depth + 1, prefixed):
                     return True
         return False
-    def _near_frequent(self, word: str) -> bool:
-        """A common word one edit away (a letter left out, doubled, swapped with its neighbour or mistaken, or
-        -able for -ible): the usual slips (`untill`/until, `recomending`/recommending, `responsable`) look like
-        affixed words."""
-        for i in range(len(word)):
-            if self.frequent(word[:i] + word[i + 1:]):
+
+
+def near_frequent(word: str, frequent: Callable[[str], bool]) -> bool:
+    """Whether a common word is one edit away (a letter left out, doubled, swapped with its neighbour or
+    mistaken): the shape of the usual slips (`untill`/until, `recomending`/recommending, `guid`/guide)."""
+    for i in range(len(word)):
+        if frequent(word[:i] + word[i + 1:]):
+            return True
+        if i + 1 < len(word) and frequent(word[:i] + word[i + 1] + word[i] + word[i + 2:]):
+            return True
+        for letter in "abcdefghijklmnopqrstuvwxyz":
+            if frequent(word[:i] + letter + word[i:]) or (letter != word[i] and frequent(word[:i] + letter + word[i + 1:])):
                 return True
-            if i + 1 < len(word) and self.frequent(word[:i] + word[i + 1] + word[i] + word[i + 2:]):
-                return True
-            for letter in "abcdefghijklmnopqrstuvwxyz":
-                if self.frequent(word[:i] + letter + word[i:]) or (
-                        letter != word[i] and self.frequent(word[:i] + letter + word[i + 1:])):
-                    return True
-        return False
+    return any(frequent(word + letter) for letter in "abcdefghijklmnopqrstuvwxyz")

@@ -106,6 +106,20 @@ def neighbours(pieces: list[Piece], i: int) -> tuple[str | None, str | None]:
     return left, right
 
 
+def starts_sentence(pieces: list[Piece], i: int) -> bool:
+    """Whether piece `i` opens a sentence: nothing but white space, opening quotes or brackets before it since
+    the start of the text or a full stop, question or exclamation mark, or colon. A capital there says nothing
+    about the word; inside a sentence it says "a name"."""
+    for piece in reversed(pieces[:i]):
+        text = piece.text.rstrip(_OPENERS)
+        if text:
+            return text[-1] in ".!?:"
+    return True
+
+
+_OPENERS = " \t\r\n\"'([{\u201c\u2018"  # white space, and what may open a sentence before its first word
+
+
 _LAST_WORD = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")  # copied text ending in a word and white space
 _FIRST_WORD = re.compile(r"\s+([A-Za-z]+)(?=\s|$)")  # copied text starting with white space and a word
 
