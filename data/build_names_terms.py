@@ -15,7 +15,7 @@ Case is kept. A term whose lower case is one edit from a common word (a count of
 ``data/words.tsv``: ``guid``/guide, ``slo``/slow, ``discoverd``/discovered) is marked ``<TAB>cased``: typofix
 accepts it only as written and in capitals, since in lower case it is more often a slip; the terms of
 ``terms-extra.txt`` are never marked (``json``, ``init``, ``ln``: we list them on purpose). Each output is
-sorted, one entry a line, UTF-8, gzip-compressed with a zero timestamp (the same input always gives the same
+sorted (by lower case, then as written), one entry a line, UTF-8, gzip-compressed with a zero timestamp (the same input always gives the same
 bytes), written atomically.
 
 Usage (``npm`` on PATH fetches the packages into a temporary folder; or give the unpacked folders)::
@@ -96,7 +96,9 @@ def near_common(word: str, common: set[str]) -> bool:
 
 
 def write_gzip(path: Path, lines: set[str]) -> None:
-    data = gzip.compress("".join(f"{w}\n" for w in sorted(lines)).encode("utf-8"), mtime=0)
+    # Sorted by lower case first: typofix finds a lowercase token's name by bisection, with no index to build.
+    data = gzip.compress("".join(f"{w}\n" for w in sorted(lines, key=lambda w: (w.lower(), w))).encode("utf-8"),
+                         mtime=0)
     tmp = path.with_name(f".{path.name}.tmp")
     tmp.write_bytes(data)
     tmp.replace(path)

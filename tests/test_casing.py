@@ -6,9 +6,9 @@ from typofix.words.casing import APOSTROPHE, CASE, NAME, CasedForms, Repair, is_
 
 
 def forms() -> CasedForms:
-    return CasedForms(capitalised=["Monday", "Paris", "English", "MIT", "AF", "NASA"],
-                      contractions=["don't", "i'm", "you're", "isn't", "agency's", "it's", "o'clock"],
-                      names=["Siobhan", "Paris", "Abel"])
+    listed = {"don't", "i'm", "you're", "isn't", "agency's", "it's", "o'clock"}
+    return CasedForms(capitalised=["Monday", "Paris", "English", "MIT", "AF", "NASA"], listed=listed.__contains__,
+                      names=sorted(["Siobhan", "Paris", "Abel"], key=str.lower))
 
 
 def test_case_only_differences_get_the_dictionary_form():

@@ -168,8 +168,7 @@ class TextPipeline:
         """The repairs' forms (`typofix.words.casing`), built on first use from the acceptance dictionary's
         capitalised words, the word list's contractions and the names."""
         if self._cased is None and self.accepted is not None and self.lexicon is not None:
-            contractions = [w for w in self.lexicon.counts if "'" in w]
-            self._cased = CasedForms(self.accepted.capitalised, contractions, self.accepted.names)
+            self._cased = CasedForms(self.accepted.capitalised, self.lexicon.__contains__, self.accepted.names)
         return self._cased
 
     def _choose(self, texts: list[str]) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:

@@ -12,7 +12,8 @@ Acronyms of two or three letters (MIT, AF) are never a repair: in lower case the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 CASE, APOSTROPHE, NAME = "case", "apostrophe", "name"
@@ -42,43 +43,58 @@ def is_contraction(word: str) -> bool:
 class CasedForms:
     """Lowercase letters -> the written form a token with those letters should become, by kind.
 
-    `capitalised`: the acceptance dictionary's words written with capitals; `contractions`: the generation
-    list's apostrophe forms; `names`: names lists (any script); `is_word(letters)`: whether a lowercase token
-    is itself a word as typed, which no repair may override (`cant`, `wont`, `ill` stay)."""
+    `capitalised`: the acceptance dictionary's words written with capitals only; `listed(word)`: whether the
+    generation list has a word (its contractions: don't, i'm); `names`: names (any script), sorted by their
+    lower case. Built in a few milliseconds: contractions and names are looked up per token, never indexed."""
 
-    def __init__(self, capitalised: Iterable[str], contractions: Iterable[str], names: Iterable[str]):
-        self._forms: dict[str, Repair] = {}
-        for word in names:
-            self._offer(word.lower(), Repair(word, NAME))
-        # Fewest capitals first (Unix before UNIX), then alphabetical: the same form on every run.
-        for word in sorted(capitalised, key=lambda w: (sum(c.isupper() for c in w), w)):
-            if not (word.isupper() and len(word) <= 3):
-                self._offer(word.lower(), Repair(word, CASE))
-        for word in contractions:
-            if is_contraction(word):
-                written = "I" + word[1:] if word.startswith("i'") else word
-                self._offer(word.replace("'", ""), Repair(written, APOSTROPHE))
-
-    def _offer(self, letters: str, repair: Repair) -> None:
-        """Keep the cheapest kind for `letters`; among equals, the first offered."""
-        held = self._forms.get(letters)
-        if held is None or _RANK[repair.kind] < _RANK[held.kind]:
-            self._forms[letters] = repair
+    def __init__(self, capitalised: Iterable[str], listed: Callable[[str], bool], names: Sequence[str]):
+        self.listed = listed
+        self._case: dict[str, str] = {}
+        for word in capitalised:
+            if word.isupper() and len(word) <= 3:
+                continue
+            held = self._case.setdefault(word.lower(), word)
+            if held != word and _preferred(word) < _preferred(held):
+                self._case[word.lower()] = word
+        self._names = names  # sorted by lower case (data/build_names_terms.py): found by bisection
 
     def repair(self, token: str) -> Repair | None:
         """The repair of a token typed in lower case (or with a capital first letter, as at a sentence start),
-        or None. The repaired form keeps a typed capital first letter (`Dont -> Don't`)."""
+        or None: the cheapest kind first. The repaired form keeps a typed capital first letter
+        (`Dont -> Don't`)."""
         if not (token.islower() or (token[:1].isupper() and token[1:].islower())):
             return None
-        found = self._forms.get(token.lower())
+        letters = token.lower()
+        found = self._repair(letters)
         if found is None or found.form == token:
             return None
         if token[:1].isupper() and found.form[:1].islower():
             return Repair(found.form[:1].upper() + found.form[1:], found.kind)
         return found
 
-    def __len__(self) -> int:
-        return len(self._forms)
+    def _repair(self, letters: str) -> Repair | None:
+        if letters in self._case:
+            return Repair(self._case[letters], CASE)
+        contraction = self._contraction(letters)
+        if contraction is not None:
+            return Repair("I" + contraction[1:] if contraction.startswith("i'") else contraction, APOSTROPHE)
+        at = bisect_left(self._names, letters, key=str.lower)
+        if at < len(self._names) and self._names[at].lower() == letters:
+            return Repair(self._names[at], NAME)
+        return None
+
+    def _contraction(self, letters: str) -> str | None:
+        """The listed contraction these letters spell without their apostrophe (dont -> don't), if any."""
+        for clitic in _CLITICS + ("'s",):
+            bare = clitic.replace("'", "")
+            if letters.endswith(bare) and len(letters) > len(bare):
+                word = letters[:-len(bare)] + clitic
+                if is_contraction(word) and self.listed(word):
+                    return word
+        return None
 
 
-_RANK = {CASE: 0, APOSTROPHE: 1, NAME: 2}
+def _preferred(word: str) -> tuple[int, str]:
+    """Of two forms of the same letters, fewest capitals first (Unix before UNIX), then alphabetical: the same
+    form on every run, whatever order the forms come in."""
+    return sum(c.isupper() for c in word), word

@@ -59,6 +59,7 @@ FREQUENT_COUNT = 100_000
 
 _LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"
 _ACRONYM_LINE = re.compile(r"^[A-Z]{4,}$", re.MULTILINE)
+_CAPITALISED_LINE = re.compile(r"^[a-z]*[A-Z][A-Za-z]*$", re.MULTILINE)
 
 
 class AcceptedWords:
@@ -107,7 +108,7 @@ class AcceptedWords:
         accepted._upper = set(text.upper().split("\n"))
         accepted._acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
         # Capitalised only: `In` (indium) is no form of the word `in`.
-        accepted.capitalised = [w for w in accepted._exact if not w.islower() and w.lower() not in accepted._exact]
+        accepted.capitalised = [w for w in _CAPITALISED_LINE.findall(text) if w.lower() not in accepted._exact]
         # Names are not accepted here: where a capital makes a word a name depends on the sentence (the text
         # pipeline's rule); `typofix.words.casing` offers them for the same letters typed in lower case.
         accepted.names = read_word_list(Path(names) if names is not None else bundled_names_path())
