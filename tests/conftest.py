@@ -1,4 +1,5 @@
-"""Shared fixtures: one real tiny model, trained once per test session."""
+"""Shared fixtures and helpers: one real tiny model, trained once per test session, its exports and its stepper;
+untrained small models of any attention kind; the padded batch a search takes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pytest
+
+# The typos the tiny model's search, scoring and stepper tests decode: one to twelve letters, and "a", a word.
+TYPOS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
 
 
 def pytest_configure(config):
@@ -40,6 +45,67 @@ def tiny_ckpt(tmp_path_factory) -> Path:
     if done.returncode != 0 or not ckpt.is_file():
         pytest.fail(f"tiny training failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
     return ckpt
+
+
+@pytest.fixture(scope="session")
+def tiny_exports(tiny_ckpt, tmp_path_factory) -> dict[str, Path]:
+    """The tiny model exported as the bundled models are (`typofix export`, float16 weights): "slim", the torch
+    file (.pt), and "onnx", the ONNX export (.onnxz)."""
+    from typofix.training.export import export
+
+    folder = tmp_path_factory.mktemp("tiny_exports")
+    exports = {"slim": folder / "tiny.pt", "onnx": folder / "tiny.onnxz"}
+    for path in exports.values():
+        export(tiny_ckpt, path)
+    return exports
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tiny_ckpt):
+    """(Seq2Seq, Vocab) of the tiny checkpoint, in eval mode."""
+    from typofix.nn.checkpoint import build_model, read_checkpoint
+
+    return build_model(read_checkpoint(tiny_ckpt))
+
+
+@pytest.fixture(scope="session")
+def tiny_stepper(tiny_model):
+    """The tiny model behind the search's stepper protocol (`typofix.nn.torch_stepper.TorchStepper`)."""
+    from typofix.nn.torch_stepper import TorchStepper
+
+    return TorchStepper(tiny_model[0])
+
+
+@pytest.fixture(scope="session")
+def tiny_batch(tiny_model):
+    """`word_batch` of TYPOS in the tiny model's vocabulary."""
+    return word_batch(tiny_model[1], TYPOS)
+
+
+def word_batch(vocab, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """src (B, S) and src_len (B,) of `words`, in their order, padded: what the search and a stepper take."""
+    src = np.full((len(words), max(map(len, words))), vocab.pad_id, dtype=np.int64)  # (B, S)
+    for row, word in enumerate(words):
+        src[row, :len(word)] = vocab.encode(word)
+    return src, np.array([len(w) for w in words])
+
+
+def random_checkpoint(path: Path, attention: str) -> Path:
+    """A Lightning-style checkpoint of an untrained small model of one attention kind, its weights rounded to
+    float16 so that the fp16 export carries exactly the torch model's weights."""
+    import torch
+
+    from typofix.nn.model import Seq2Seq
+    from typofix.words.vocab import Vocab
+
+    torch.manual_seed(0)
+    vocab = Vocab()
+    hparams = {"emb_size": 16, "enc_hidden_size": 16, "enc_layers": 2, "dec_hidden_size": 32, "attn_size": 16,
+               "attention": attention, "heads": 2, "dropout": 0.3}
+    model = Seq2Seq.from_hparams(hparams, len(vocab), vocab.pad_id, vocab.sos_id, vocab.eos_id)
+    state = {f"model.{k}": v.half().float() for k, v in model.state_dict().items()}
+    torch.save({"hyper_parameters": {**hparams, "alphabet": vocab.alphabet}, "state_dict": state}, path)
+    return path
 
 
 def compose_train_config(*overrides: str):

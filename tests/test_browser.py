@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 
+from conftest import random_checkpoint
 from tests.explorer import CHROMIUM, Browser, dump_dom, served
 from tests.test_serve import correct
 from typofix.engine.corrector import Corrector
@@ -78,8 +79,6 @@ def test_the_page_shows_the_correction_and_the_models_attention():
 
 
 def test_several_models_side_by_side(tiny_ckpt, tmp_path):
-    from tests.test_onnx import random_checkpoint
-
     no_attention = random_checkpoint(tmp_path / "none.ckpt", "none")
     with served("--model", str(bundled_onnx_path()), "--model", str(tiny_ckpt), "--model", str(no_attention)) as (
             base, _):

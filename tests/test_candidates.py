@@ -1,5 +1,5 @@
 """Where a typo's candidates come from (`typofix.engine.candidates`): the one-edit index, the most frequent
-words one and two edits away in the wide pass, through the Corrector on a real tiny model."""
+words one and two edits away and the sound-alikes in the wide pass, through the Corrector on a real tiny model."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_the_shortlist_is_the_channels_best_one_edit_words_and_words_come_by_fre
 def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckpt):
     from typofix.words.distance import osa_distance
 
-    # Every word gets the wide pass, where two-edit candidates join; no sound-alikes (tests/test_phonetic.py).
+    # Every word gets the wide pass, where two-edit candidates join; no sound-alikes (the test below).
     wide = SMALL.with_(wide_margin=1e9, sound_candidates=0)
     plain = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=0))
     more = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=3))
@@ -57,8 +57,6 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
     added = found - {s.word for s in plain.suggest("teh", 10_000)}
     assert set(two_away[:3]) <= found
     assert added and added <= set(two_away[:3])
-    with pytest.raises(ValueError, match="two_edit_candidates"):
-        DecodingSettings(two_edit_candidates=-1)
 
 
 def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt):
@@ -82,5 +80,18 @@ def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt
     twos = [{w for w, d in neighbours(c).items() if d == 2} for c in (none, some, every)]
     assert twos[0] == twos[1] == twos[2] and all(osa_distance("teh", w) == 2 for w in twos[0])
     assert set(one_away) <= {s.word for s in every.suggest("teh", 10_000)}  # all scored, all offered
-    with pytest.raises(ValueError, match="one_edit_candidates"):
-        DecodingSettings(one_edit_candidates=-1)
+
+
+def test_the_wide_pass_takes_the_best_sound_alikes_the_edit_indexes_miss(tiny_ckpt):
+    wide = SMALL.with_(wide_margin=1e9)  # every word gets the wide pass, where sound candidates join
+    without = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=0))
+    with_them = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=10))
+    found = {s.word for s in with_them.suggest("simerly", 10_000)}
+    added = found - {s.word for s in without.suggest("simerly", 10_000)}
+    # The ten best-sounding words that the one- and two-edit candidates do not already hold.
+    sounds = with_them.neighbours.sound_index
+    alike = sounds.near_many(["simerly"], 10, exclude=without.neighbours.wide(["simerly"]))[0]
+    assert "similarly" in added and added <= set(alike)
+    # A listed word is a real spelling even where no dictionary accepts it: no far-off sound-alikes for it.
+    assert "subdirectories" in with_them.lexicon and "subdirectory" in sounds.near_many(["subdirectories"], 5)[0]
+    assert with_them.neighbours.wide(["subdirectories"]) == without.neighbours.wide(["subdirectories"])

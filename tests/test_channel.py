@@ -12,7 +12,7 @@ from bench import fit_channel, typo_stats
 from typofix.training.channel import KINDS, MAX_SPAN, Block, FittedChannel, anchored, bucket, edit_blocks
 from typofix.training.noise import TypoGenerator
 
-from test_typos import undo
+from test_noise import undo
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -189,6 +189,7 @@ def test_json_is_valid_utf8_and_bad_bytes_are_left_alone(tiny_ckpt):
 
 
 @needs_bundled_onnx
+@pytest.mark.acceptance
 def test_the_issues_examples_come_back_unchanged():
     words = ["NASA", "FBI", "IBM", "COVID", "html", "OK", "foo", "RC", "ls", "acknowledgments", "afterward", "MIT",
              "GPL", "II", "Emoji"]
@@ -199,6 +200,7 @@ def test_the_issues_examples_come_back_unchanged():
 
 
 @needs_bundled_onnx
+@pytest.mark.acceptance
 def test_fast_preset_corrects_and_says_so():
     done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--fast", "--limit", "30", "--json")
     assert done.returncode == 0, done.stderr

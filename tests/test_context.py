@@ -1,4 +1,4 @@
-"""The context model (word bigrams) on the bundled data, and the bundled corrector choosing in context."""
+"""The context model (`typofix.words.context`): word bigrams on the bundled data, and a word's neighbours in text."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import gzip
 import pytest
 
 from typofix.words.context import BigramModel, ContextError
-from typofix.engine.corrector import Corrector
-from typofix.engine.settings import DecodingSettings
 from typofix.words.lexicon import Lexicon
 from typofix.words.text import neighbours, split_text
 
@@ -16,11 +14,6 @@ from typofix.words.text import neighbours, split_text
 @pytest.fixture(scope="module")
 def model():
     return BigramModel.load(Lexicon.from_tsv().counts)
-
-
-@pytest.fixture(scope="module")
-def bundled():
-    return Corrector.load()
 
 
 def test_a_listed_pair_beats_an_unlikely_one(model):
@@ -51,18 +44,6 @@ def test_neighbours_are_words_across_white_space_only():
     assert neighbours(pieces, 0) == (None, None)  # "Yes" then a comma
     assert neighbours(pieces, texts.index("cake")) == ("of", None)  # a full stop
     assert neighbours(pieces, texts.index("sa")) == ("i", None)  # a number is no word
-
-
-def test_context_picks_the_candidate_the_neighbours_want(bundled):
-    assert bundled.correct_text("the stock pice rose") == "the stock price rose"
-    assert bundled.correct("pice") == "piece"  # one word: no context, as before
-    plain = Corrector.load(settings=DecodingSettings(context_weight=0))
-    assert plain.correct_text("the stock pice rose") == "the stock piece rose"
-    assert plain.context is None
-
-
-def test_the_same_typo_is_chosen_per_occurrence(bundled):
-    assert bundled.correct_many(["the stock pice rose", "pice"]) == ["the stock price rose", "piece"]
 
 
 def test_the_bigram_file_rebuilds_byte_for_byte(tmp_path):

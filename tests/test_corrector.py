@@ -12,7 +12,6 @@ import pytest
 from typofix.engine.corrector import Corrector
 from typofix.engine.results import Suggestion, Trace
 from typofix.engine.settings import DecodingSettings
-from typofix.training.export import export
 from typofix.words.distance import osa_distance
 
 SMALL = DecodingSettings(beam=3)
@@ -21,13 +20,6 @@ SMALL = DecodingSettings(beam=3)
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt):
     return Corrector.load(tiny_ckpt, settings=SMALL)
-
-
-@pytest.fixture(scope="module")
-def slim(tiny_ckpt, tmp_path_factory):
-    out = tmp_path_factory.mktemp("slim") / "model.pt"
-    export(tiny_ckpt, out)
-    return out
 
 
 def test_suggestions(corrector):
@@ -90,9 +82,9 @@ def test_without_lexicon_the_model_alone_decides(tiny_ckpt):
     assert isinstance(plain.correct("the"), str)
 
 
-def test_correcting_never_imports_lightning_or_hydra(slim, tiny_ckpt):
+def test_correcting_never_imports_lightning_or_hydra(tiny_exports, tiny_ckpt):
     code = ("import sys; from typofix import Corrector\n"
-            f"for path in [{str(slim)!r}, {str(tiny_ckpt)!r}]:\n"
+            f"for path in [{str(tiny_exports['slim'])!r}, {str(tiny_ckpt)!r}]:\n"
             "    c = Corrector.load(path); c.correct('Teh speling'); c.suggest_many(['recieve'], 3)\n"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('lightning', 'pytorch_lightning', 'hydra'))\n"
             "print(bad)")

@@ -1,9 +1,10 @@
+from pathlib import Path
+
 import pytest
 import torch
 
 from typofix.training.data import (DataError, LengthBucketSampler, TypoDataModule, collate, resolve_dev_set,
                           split_of)
-from typofix.files.misspellings import MisspellingsError, read_misspellings
 
 
 @pytest.fixture(scope="module")
@@ -70,15 +71,10 @@ def test_collate_pads_and_shifts_targets(datamodule):
     assert ((batch["tgt_out"] == vocab.eos_id).sum(dim=1) == 1).all()
 
 
-def test_real_misspelling_files_read_and_fail_clearly(tmp_path):
-    assert ("accesing", "accessing") in read_misspellings(resolve_dev_set("norvig-testset1.tsv"))
-    bad = tmp_path / "bad.tsv"
-    bad.write_text("onlyonecolumn\n")
-    with pytest.raises(MisspellingsError, match="bad.tsv:1"):
-        read_misspellings(bad)
-    bad.write_text("\n\n")
-    with pytest.raises(MisspellingsError, match="no rows"):
-        read_misspellings(bad)
+def test_dev_sets_are_found_by_name_or_path(tmp_path):
+    assert resolve_dev_set("norvig-testset1.tsv").read_bytes() == Path("data/eval/norvig-testset1.tsv").read_bytes()
+    (tmp_path / "mine.tsv").write_text("teh\tthe\n")
+    assert resolve_dev_set(str(tmp_path / "mine.tsv")) == tmp_path / "mine.tsv"
     with pytest.raises(DataError, match="not found"):
         resolve_dev_set("no-such-file.tsv")
 

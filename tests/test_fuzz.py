@@ -37,7 +37,7 @@ RAW = st.lists(st.one_of(st.binary(max_size=6),
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt) -> Corrector:
     # No context: in text a word's neighbours may rerank its candidates ("AS mn" -> "AS men" where `mn` alone is
-    # `man`), and these properties compare each word with its correction alone (context: tests/test_context.py).
+    # `man`), and these properties compare each word with its correction alone (context: tests/test_pipeline.py).
     return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2, context_weight=0.0))
 
 
@@ -58,13 +58,13 @@ def assert_only_words_changed(text: str, fixed: str, corrector: Corrector) -> No
 
 @FUZZ
 @given(text=st.one_of(st.text(ANY_CHAR, max_size=60), WORDY))
-def test_correct_text_changes_nothing_but_words(corrector, text):
-    assert_only_words_changed(text, corrector.correct_text(text), corrector)
+def test_correct_changes_nothing_but_words(corrector, text):
+    assert_only_words_changed(text, corrector.correct(text), corrector)
 
 
 def test_huge_tokens_and_empty_text_come_back(corrector):
     for text in ["", "a" * 1_000_000, "teh " + "\x00" * 100_000 + " recieve", "é" * 100_000]:
-        assert_only_words_changed(text, corrector.correct_text(text), corrector)
+        assert_only_words_changed(text, corrector.correct(text), corrector)
 
 
 def run_cli(argv: list[str], stdin: bytes = b"", corrector: Corrector | None = None) -> tuple[int, bytes, str]:
@@ -96,14 +96,14 @@ def test_cli_text_on_any_bytes(corrector, data):
     code, out, err = run_cli(["correct", "-"], data, corrector)
     assert (code, err) == (0, "")
     text = data.decode("utf-8", errors="surrogateescape")
-    assert out == corrector.correct_text(text).encode("utf-8", errors="surrogateescape")
+    assert out == corrector.correct(text).encode("utf-8", errors="surrogateescape")
 
 
 def test_cli_text_with_a_huge_token(corrector):
     data = b"teh " + b"q" * 3_000_000 + b" speling\n" + b"\xff" * 100_000
     code, out, err = run_cli(["correct", "-"], data, corrector)
     assert (code, err) == (0, "")
-    assert out == corrector.correct_text(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    assert out == corrector.correct(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
 
 
 @FUZZ
@@ -121,20 +121,11 @@ def test_cli_words_as_arguments(corrector, words):
     assert out == expected.encode("utf-8", errors="surrogateescape")
 
 
-@pytest.fixture(scope="module")
-def tiny_onnx(tiny_ckpt, tmp_path_factory) -> Path:
-    from typofix.training.export import export
-
-    out = tmp_path_factory.mktemp("onnx") / "tiny.onnxz"
-    export(tiny_ckpt, out)
-    return out
-
-
 @pytest.mark.parametrize("suffix", [".ckpt", ".onnxz"])
 @settings(max_examples=25, deadline=None)
 @given(cut=st.floats(0, 1), flips=st.lists(st.tuples(st.floats(0, 1), st.integers(1, 255)), max_size=4))
-def test_damaged_model_files_fail_in_one_line(tiny_ckpt, tiny_onnx, suffix, cut, flips):
-    model = tiny_ckpt if suffix == ".ckpt" else tiny_onnx
+def test_damaged_model_files_fail_in_one_line(tiny_ckpt, tiny_exports, suffix, cut, flips):
+    model = tiny_ckpt if suffix == ".ckpt" else tiny_exports["onnx"]
     data = bytearray(model.read_bytes()[:max(1, int(cut * model.stat().st_size))])
     for where, xor in flips:
         data[int(where * (len(data) - 1))] ^= xor

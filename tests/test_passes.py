@@ -18,6 +18,7 @@ def test_the_confidence_rule_leaves_unsure_words(tiny_ckpt):
     assert "speling" not in eager.correct("speling")
 
 
+@pytest.mark.acceptance
 def test_where_the_cheap_pass_is_sure_the_wide_search_agrees():
     """The gate sends a word to the wide search only when its cheap answer is uncertain; on dev words the cheap
     pass judged sure, the wide search must (nearly always) give the same answer, or the gate is skipping work

@@ -1,6 +1,5 @@
-"""Sound-alike candidates (typofix.words.phonetic): the pool is what the sound codes say it is (checked against brute
-force over the word list), real far-off misspellings reach their target, and the corrector's wide pass takes
-exactly `sound_candidates` of them."""
+"""Sound-alike candidates (`typofix.words.phonetic`): the pool is what the sound codes say it is (checked against
+brute force over the word list), and real far-off misspellings reach their target."""
 
 from __future__ import annotations
 
@@ -9,8 +8,6 @@ import random
 import pytest
 from rapidfuzz.distance import Levenshtein
 
-from typofix.engine.corrector import Corrector
-from typofix.engine.settings import DecodingSettings
 from typofix.words.lexicon import Lexicon
 from typofix.words.phonetic import MAX_LENGTH_GAP, SoundIndex, sound_codes
 from typofix.words.distance import osa_distance
@@ -61,20 +58,3 @@ def test_excluded_words_and_the_typo_itself_never_come_back(index):
     assert not set(first[:2]) & set(again) and first[2:] == again[:3]
     assert "about" not in index.near_many(["about"], 50)[0]
     assert index.near_many(["aboute", "42"], 0) == [[], []] and index.near_many(["42"], 5) == [[]]
-
-
-def test_the_wide_pass_takes_sound_candidates(tiny_ckpt):
-    wide = DecodingSettings(beam=3, wide_margin=1e9)  # every word gets the wide pass, where sound candidates join
-    without = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=0))
-    with_them = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=10))
-    found = {word for word, _ in with_them.suggest("simerly", 10_000)}
-    added = found - {word for word, _ in without.suggest("simerly", 10_000)}
-    # The ten best-sounding words that the one- and two-edit candidates do not already hold.
-    alike = with_them.sound_index.near_many(["simerly"], 10, exclude=without._neighbours(["simerly"]))[0]
-    assert "similarly" in added and added <= set(alike)
-    # A listed word is a real spelling even where no dictionary accepts it: no far-off sound-alikes for it.
-    assert "subdirectories" in with_them.lexicon and "subdirectory" in with_them.sound_index.near_many(
-        ["subdirectories"], 5)[0]
-    assert with_them._neighbours(["subdirectories"]) == without._neighbours(["subdirectories"])
-    with pytest.raises(ValueError, match="sound_candidates"):
-        DecodingSettings(sound_candidates=-1)

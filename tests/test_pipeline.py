@@ -1,5 +1,6 @@
 """The text pipeline (`typofix.engine.pipeline`) through the Corrector on a real tiny model: acceptance, case,
-special tokens and every character outside words kept, corrections and real-word errors as `Correction`s."""
+special tokens and every character outside words kept, corrections and real-word errors as `Correction`s; and,
+an acceptance check of the bundled model, its context choosing a typo's correction per occurrence."""
 
 from __future__ import annotations
 
@@ -87,3 +88,22 @@ def test_real_word_errors_are_reported_as_corrections(corrector):
     assert found == [Correction(16, 20, "form", "from", "real-word")]
     assert corrector.correct(text) == text
     assert corrector.real_word_errors([text], min_gain=1e9) == [[]]
+
+
+@pytest.fixture(scope="module")
+def bundled():
+    return Corrector.load()
+
+
+@pytest.mark.acceptance
+def test_context_picks_the_candidate_the_neighbours_want(bundled):
+    assert bundled.correct("the stock pice rose") == "the stock price rose"
+    assert bundled.correct("pice") == "piece"  # one word: no context, as before
+    plain = Corrector.load(settings=DecodingSettings(context_weight=0))
+    assert plain.correct("the stock pice rose") == "the stock piece rose"
+    assert plain.context is None
+
+
+@pytest.mark.acceptance
+def test_the_same_typo_is_chosen_per_occurrence(bundled):
+    assert bundled.correct_many(["the stock pice rose", "pice"]) == ["the stock price rose", "piece"]

@@ -1,10 +1,13 @@
+"""The figures (`typofix.insight.plots`): attention heatmaps with their ticks, marks and grids, the embedding map
+and its animation, written by suffix without a temporary file left."""
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from typofix.insight.plots import (Alignment, animate_embeddings, char_class, figure_to_rgb, pca, plot_attention,
-                           plot_attention_grid, plot_embeddings, save_figure)
+from typofix.insight.plots import (Alignment, animate_embeddings, figure_to_rgb, plot_attention, plot_attention_grid,
+                                   plot_embeddings, save_figure)
 
 SYMBOLS = list("abcdefghijklmnopqrstuvwxyz'-")
 
@@ -92,20 +95,6 @@ def test_normalized_map_ignores_row_lengths():
     assert np.allclose(where(plot_embeddings(weights, SYMBOLS)), where(plot_embeddings(scaled, SYMBOLS)))
     assert not np.allclose(where(plot_embeddings(weights, SYMBOLS, normalize=False)),
                            where(plot_embeddings(scaled, SYMBOLS, normalize=False)))
-
-
-def test_char_classes():
-    assert [char_class(c) for c in ["a", "u", "y", "b", "'", "-", "</s>"]] == \
-        ["vowel", "vowel", "consonant", "consonant", "other", "other", "other"]
-
-
-def test_pca_finds_the_direction_of_a_line():
-    t = np.linspace(-1, 1, 10)[:, None]
-    points = t * np.array([[3.0, 4.0, 0.0]]) + 5.0
-    mean, components, explained = pca(points)
-    assert np.allclose(mean, [5, 4 * 0 + 5, 5])
-    assert np.allclose(np.abs(components[0]), [0.6, 0.8, 0.0])
-    assert explained[0] == pytest.approx(1.0)
 
 
 def test_gif_has_one_frame_per_snapshot(tmp_path):

@@ -219,11 +219,9 @@ def test_each_presets_packaged_table_prefers_near_words_and_knows_its_fit(preset
     assert all(row["fitted, cross-validated"] > row["hand-set channel"] for row in table["top1"].values())
 
 
-def test_the_presets_tables_differ_and_a_bad_table_name_is_refused():
+def test_the_presets_tables_differ():
     assert DecodingSettings.preset("default").rerank_table != DecodingSettings.preset("fast").rerank_table
     assert FittedScorer.load(table_path("rerank.json")) is not FittedScorer.load(table_path("rerank-fast.json"))
-    with pytest.raises(ValueError, match="rerank_table must name a .json table of data/"):
-        DecodingSettings(rerank_table="../elsewhere/rerank.json")
 
 
 def test_a_table_without_every_feature_is_refused(tmp_path):
@@ -246,8 +244,6 @@ def test_the_scorer_setting_decides_the_ranking(tiny_ckpt):
     assert [s.score for s in f] == sorted((s.score for s in f), reverse=True)
     assert [s.score for s in h] == sorted((s.score for s in h), reverse=True)
     assert {s.word: s.score for s in f} != {s.word: s.score for s in h}
-    with pytest.raises(ValueError, match="scorer must be one of"):
-        DecodingSettings(scorer="learned")
 
 
 def test_cli_refuses_an_unknown_scorer():

@@ -30,10 +30,9 @@ def test_a_suggestion_carries_its_evidence_and_writes_json():
     assert Suggestion("the", 1.0, "the").as_json(evidence=True)["attn"] is None
 
 
-def test_a_suggestion_unpacks_as_word_and_score_and_compares_without_its_attention():
+def test_a_suggestion_compares_without_its_attention():
     s = Suggestion("receive", 2.5, "recieve", np.zeros((8, 7)))
-    word, score = s
-    assert (word, score) == ("receive", 2.5)
+    assert (s.word, s.score, s.typo) == ("receive", 2.5, "recieve")
     assert s == Suggestion("receive", 2.5, "recieve")  # the attention is evidence, not identity
     assert s != Suggestion("receive", 2.5, "Recieve")
     assert Suggestion("x", float("-inf"), "x").as_json() == {"word": "x", "score": None}  # valid JSON, no -Infinity
@@ -45,8 +44,6 @@ def test_a_correction_says_where_what_and_why_and_writes_json():
     c = Correction(4, 8, "form", "from", "real-word")
     assert c.as_json() == {"start": 4, "end": 8, "before": "form", "after": "from", "why": "real-word"}
     assert Correction(0, 3, "teh", "the").why == "misspelling"
-    offset, before, after = c
-    assert (offset, before, after) == (4, "form", "from")  # the triple corrections were before
     assert json.loads(json.dumps(c.as_json())) == c.as_json()
     with pytest.raises(ValueError, match="why must be one of"):
         Correction(0, 3, "teh", "the", "style")

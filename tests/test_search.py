@@ -7,35 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import TYPOS
 from typofix.engine.ranking import channel_score
 from typofix.engine.scoring import length_normalised, stack_attention
 from typofix.engine.search import LexiconConstraint, beam_search
-from typofix.nn.checkpoint import build_model, read_checkpoint
-from typofix.nn.torch_stepper import TorchStepper
 from typofix.words.lexicon import Lexicon
 from typofix.words.text import max_output_length
-
-WORDS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
-
-
-@pytest.fixture(scope="module")
-def model_vocab(tiny_ckpt):
-    return build_model(read_checkpoint(tiny_ckpt))
-
-
-@pytest.fixture(scope="module")
-def stepper(model_vocab):
-    return TorchStepper(model_vocab[0])
-
-
-@pytest.fixture(scope="module")
-def batch(model_vocab):
-    """src (B, S), src_len (B,) as numpy arrays (the search's input)."""
-    _, vocab = model_vocab
-    src = np.full((len(WORDS), max(map(len, WORDS))), vocab.pad_id, dtype=np.int64)  # (B, S)
-    for row, word in enumerate(WORDS):
-        src[row, :len(word)] = vocab.encode(word)
-    return src, np.array([len(w) for w in WORDS])
 
 
 @pytest.fixture(scope="module")
@@ -93,24 +70,25 @@ def one_word_search(stepper, src, length, beam, alpha, constraint=None, max_len=
 
 @pytest.mark.parametrize("beam", [1, 2, 3])
 @pytest.mark.parametrize("constrained", [False, True])
-def test_the_search_follows_its_rules_word_by_word(model_vocab, stepper, batch, small_lexicon, beam, constrained):
+def test_the_search_follows_its_rules_word_by_word(tiny_model, tiny_stepper, tiny_batch, small_lexicon, beam,
+                                                   constrained):
     """Greedy (width 1) and wider beams are one loop with one set of stopping rules: batched, each step's
     choices made for all words at once, it finds what the rules find one word and one hypothesis at a time."""
-    _, vocab = model_vocab
-    src, src_len = batch
+    _, vocab = tiny_model
+    src, src_len = tiny_batch
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id) if constrained else None
     for max_len in (None, 3):  # 3: some words run out of steps
-        found = beam_search(stepper, src, src_len, beam=beam, alpha=0.7, constraint=constraint, max_len=max_len)
+        found = beam_search(tiny_stepper, src, src_len, beam=beam, alpha=0.7, constraint=constraint, max_len=max_len)
         for row, (hyps, length) in enumerate(zip(found, src_len.tolist())):
-            want = one_word_search(stepper, src[row], length, beam, 0.7, constraint, max_len)
-            assert [h.ids for h in hyps] == [ids for ids, _ in want], WORDS[row]
+            want = one_word_search(tiny_stepper, src[row], length, beam, 0.7, constraint, max_len)
+            assert [h.ids for h in hyps] == [ids for ids, _ in want], TYPOS[row]
             assert [h.log_prob for h in hyps] == pytest.approx([lp for _, lp in want], abs=1e-4)
 
 
-def test_constrained_beam_writes_only_lexicon_words(model_vocab, stepper, batch, small_lexicon):
-    _, vocab = model_vocab
+def test_constrained_beam_writes_only_lexicon_words(tiny_model, tiny_stepper, tiny_batch, small_lexicon):
+    _, vocab = tiny_model
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
-    beams = beam_search(stepper, *batch, beam=4, constraint=constraint)
+    beams = beam_search(tiny_stepper, *tiny_batch, beam=4, constraint=constraint)
     assert all(beams)
     for hyps in beams:
         words = [vocab.decode(h.ids) for h in hyps]
@@ -118,9 +96,9 @@ def test_constrained_beam_writes_only_lexicon_words(model_vocab, stepper, batch,
         assert len(set(words)) == len(words)  # distinct paths, distinct words
 
 
-def test_beam_scores_sorted_and_attention_shaped(stepper, batch):
-    src, src_len = batch
-    beams = beam_search(stepper, src, src_len, beam=5, n_best=3, alpha=0.7)
+def test_beam_scores_sorted_and_attention_shaped(tiny_stepper, tiny_batch):
+    src, src_len = tiny_batch
+    beams = beam_search(tiny_stepper, src, src_len, beam=5, n_best=3, alpha=0.7)
     for hyps, length in zip(beams, src_len.tolist()):
         assert 1 <= len(hyps) <= 3
         scores = [h.score for h in hyps]
@@ -130,32 +108,33 @@ def test_beam_scores_sorted_and_attention_shaped(stepper, batch):
             assert h.attn.shape == (len(h.ids) + 1, length)  # (T, S): every output step incl. EOS
             assert np.allclose(h.attn.sum(-1), np.ones(len(h.ids) + 1), atol=1e-5)
     attn = stack_attention([hyps[0] for hyps in beams])  # (B, T, S), zero-padded
-    assert attn.shape == (len(WORDS), max(len(b[0].ids) + 1 for b in beams), src.shape[1])
+    assert attn.shape == (len(TYPOS), max(len(b[0].ids) + 1 for b in beams), src.shape[1])
     assert np.array_equal(attn[0, :len(beams[0][0].ids) + 1, :src_len[0]], beams[0][0].attn)
 
 
 @pytest.mark.parametrize("beam", [1, 3])
-def test_batching_does_not_change_results(model_vocab, stepper, batch, small_lexicon, beam):
-    """Padding, and words leaving the batch early, must not change any word's hypotheses."""
-    _, vocab = model_vocab
-    src, src_len = batch
+def test_batching_does_not_change_results(tiny_model, tiny_stepper, tiny_batch, small_lexicon, beam):
+    """Padding, and words leaving the tiny_batch early, must not change any word's hypotheses."""
+    _, vocab = tiny_model
+    src, src_len = tiny_batch
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
-    together = beam_search(stepper, src, src_len, beam=beam, constraint=constraint)
-    for i in range(len(WORDS)):
-        alone = beam_search(stepper, src[i:i + 1, :src_len[i]], src_len[i:i + 1], beam=beam, constraint=constraint)[0]
+    together = beam_search(tiny_stepper, src, src_len, beam=beam, constraint=constraint)
+    for i in range(len(TYPOS)):
+        alone = beam_search(tiny_stepper, src[i:i + 1, :src_len[i]], src_len[i:i + 1], beam=beam,
+                            constraint=constraint)[0]
         assert [h.ids for h in alone] == [h.ids for h in together[i]]
         assert [h.log_prob for h in alone] == pytest.approx([h.log_prob for h in together[i]], abs=1e-4)
 
 
-def test_an_encoding_given_is_the_encoding_used(stepper, batch):
-    src, src_len = batch
-    fresh = beam_search(stepper, src, src_len, beam=2)
-    given = beam_search(stepper, None, src_len, beam=2, encoded=stepper.encode(src, src_len))
+def test_an_encoding_given_is_the_encoding_used(tiny_stepper, tiny_batch):
+    src, src_len = tiny_batch
+    fresh = beam_search(tiny_stepper, src, src_len, beam=2)
+    given = beam_search(tiny_stepper, None, src_len, beam=2, encoded=tiny_stepper.encode(src, src_len))
     assert [[h.ids for h in hyps] for hyps in given] == [[h.ids for h in hyps] for hyps in fresh]
 
 
-def test_constraint_masks_follow_the_trie(model_vocab, small_lexicon):
-    _, vocab = model_vocab
+def test_constraint_masks_follow_the_trie(tiny_model, small_lexicon):
+    _, vocab = tiny_model
     constraint = LexiconConstraint(small_lexicon.trie, vocab.symbols, vocab.eos_id)
     trie = small_lexicon.trie
     spell, spel = trie.walk("spell"), trie.walk("spel")
@@ -168,11 +147,11 @@ def test_constraint_masks_follow_the_trie(model_vocab, small_lexicon):
 
 
 @pytest.mark.parametrize("beam", [1, 6])
-def test_the_stop_bound_never_loses_the_best(model_vocab, stepper, batch, beam):
+def test_the_stop_bound_never_loses_the_best(tiny_model, tiny_stepper, tiny_batch, beam):
     """With a floor (the best reranked score so far), beam search drops only hypotheses that cannot beat it:
     the best reranked result above the floor is the one the unpruned search finds."""
-    _, vocab = model_vocab
-    src, src_len = batch
+    _, vocab = tiny_model
+    src, src_len = tiny_batch
     lexicon = Lexicon.from_tsv()
     constraint = LexiconConstraint(lexicon.trie, vocab.symbols, vocab.eos_id, lexicon, prior_weight=0.1)
 
@@ -180,12 +159,12 @@ def test_the_stop_bound_never_loses_the_best(model_vocab, stepper, batch, beam):
         return max((channel_score(h.score, vocab.decode(h.ids), typo, lexicon, 0.1), vocab.decode(h.ids))
                    for h in hyps)
 
-    full = beam_search(stepper, src, src_len, beam=beam, alpha=1.0, constraint=constraint)
+    full = beam_search(tiny_stepper, src, src_len, beam=beam, alpha=1.0, constraint=constraint)
     # Floors just below each word's true best: the pruned search must still find it.
-    floor = np.array([best(hyps, w)[0] - 0.05 for hyps, w in zip(full, WORDS)], dtype=np.float32)
-    pruned = beam_search(stepper, src, src_len, beam=beam, alpha=1.0, constraint=constraint, floor=floor)
-    for word, got, want in zip(WORDS, pruned, full):
+    floor = np.array([best(hyps, w)[0] - 0.05 for hyps, w in zip(full, TYPOS)], dtype=np.float32)
+    pruned = beam_search(tiny_stepper, src, src_len, beam=beam, alpha=1.0, constraint=constraint, floor=floor)
+    for word, got, want in zip(TYPOS, pruned, full):
         assert best(got, word)[1] == best(want, word)[1], word
     assert sum(len(h) for h in pruned) <= sum(len(h) for h in full)
     with pytest.raises(ValueError, match="a floor needs a lexicon constraint"):
-        beam_search(stepper, src, src_len, beam=beam, floor=floor)
+        beam_search(tiny_stepper, src, src_len, beam=beam, floor=floor)

@@ -21,6 +21,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
+from conftest import random_checkpoint
 from tests.explorer import served
 from tests.test_cli import one_line_error, typofix
 from typofix.engine.corrector import Corrector
@@ -192,8 +193,6 @@ def test_several_models_side_by_side(tiny_ckpt, tmp_path):
 
 
 def test_models_of_other_attention_kinds(tmp_path):
-    from tests.test_onnx import random_checkpoint
-
     dot, none = random_checkpoint(tmp_path / "dot.ckpt", "dot"), random_checkpoint(tmp_path / "none.ckpt", "none")
     with served("--model", str(dot), "--model", str(none)) as (base, process):
         assert [m["attention"] for m in get(base + "/api/models")[2]["models"]] == ["dot", "none"]

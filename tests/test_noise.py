@@ -1,3 +1,6 @@
+"""The typo generator (`typofix.training.noise`): each typo a pure function of (seed, epoch, index), edit spans that
+locate every change, the kinds and rates it is given, and the classic misspellings it must produce."""
+
 from collections import Counter
 
 import pytest
