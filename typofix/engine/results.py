@@ -19,9 +19,7 @@ class Suggestion:
     """One correction of a word: `word` (in the case of `typo`, the input as written), its `score` (higher is
     better; on the ranking's scale, `typofix.engine.ranking`) and its evidence: the changes that turn the typo
     into the word and, from `Corrector.explain`, the attention weights `attn` (T, S) of the model writing it,
-    T its characters then EOS, S the typo's characters (None otherwise, or for a model without attention).
-
-    It unpacks as the (word, score) pair suggestions were before it: `for word, score in suggestions`."""
+    T its characters then EOS, S the typo's characters (None otherwise, or for a model without attention)."""
 
     word: str
     score: float
@@ -38,10 +36,6 @@ class Suggestion:
         """One line: ``recieve -> receive  (swap at 3-4: "ie" -> "ei")`` (`typofix.engine.explain.describe`)."""
         return describe(self.typo, self.word)
 
-    def __iter__(self):
-        yield self.word
-        yield self.score
-
     def as_json(self, digits: int = 4, evidence: bool = False) -> dict:
         """{"word", "score"} (the score rounded to `digits`; null if it is not finite); with `evidence`, also
         the "explanation", the "changes" and the "attn" rows (null without attention), rounded to 6 places."""
@@ -56,9 +50,7 @@ class Suggestion:
 class Correction:
     """One change to a text: `text[start:end]`, the word `before` as written, becomes `after` (in its case).
     `why`: "misspelling" (a word no dictionary accepts, corrected) or "real-word" (an accepted word that is
-    probably another in its context, `Corrector.real_word_errors`: reported, never applied).
-
-    It unpacks as the (offset, before, after) triple corrections were before it."""
+    probably another in its context, `Corrector.real_word_errors`: reported, never applied)."""
 
     start: int
     end: int
@@ -69,11 +61,6 @@ class Correction:
     def __post_init__(self):
         if self.why not in WHY:
             raise ValueError(f"why must be one of {', '.join(WHY)}, got {self.why!r}")
-
-    def __iter__(self):
-        yield self.start
-        yield self.before
-        yield self.after
 
     def as_json(self) -> dict:
         return {"start": self.start, "end": self.end, "before": self.before, "after": self.after, "why": self.why}
