@@ -26,10 +26,13 @@ def vocabulary_of(*files: tuple[str, str], known=None) -> Vocabulary:
 
 
 def test_the_code_names_and_the_language_are_vocabulary():
-    vocabulary = vocabulary_of(("a.py", "import numpy as np\n\ndef parseArgs(kwargs, proto):\n    return elif_x\n"))
+    vocabulary = vocabulary_of(("a.py", "import numpy as np\n\ndef parseArgs(kwargs, proto):\n    return elif_x\n"
+                                        "proto = proto + proto + proto\n"))
     for word in ("numpy", "np", "parse", "kwargs", "elif", "len", "str", "sys"):
         assert vocabulary.accepts(word, "x"), word
-    assert vocabulary.accepts("proto", "porto")  # a swap of a common word, but the code's name
+    assert vocabulary.accepts("proto", "porto")  # a swap of a common word, but the code names it, often
+    vocabulary = vocabulary_of(("a.py", "teh = 1\n# teh end\n"))
+    assert not vocabulary.accepts("teh", "the")  # a variable named after a typo excuses it nowhere
     assert not vocabulary.accepts("wrold", "world")
 
 

@@ -1,5 +1,5 @@
 """Identifiers as words: `parseArgs`, `parse_args`, `HTTPServer` and `getHTTP2Url` split where a reader sees
-word boundaries, as cspell splits them: at underscores, hyphens and digits, between a lower-case letter and
+word boundaries, as `cspell` splits them: at underscores, hyphens and digits, between a lower-case letter and
 an upper-case one, and before the last capital of a capital run that a small letter follows (`HTTPServer` is
 HTTP + Server: the S starts the next word). Pure Python."""
 

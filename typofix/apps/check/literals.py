@@ -20,7 +20,7 @@ from typofix.apps.check.prose import blank, mask_code_spans
 # escape that eats the word's first letter; any other backslash takes the character after it (\n, \b, \w).
 _ESCAPE = re.compile(r"\\(?=[A-Z][a-z])|\\(?:N\{[^}\n]*\}|x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|U[0-9a-fA-F]{8}|"
                      r"[0-7]{1,3}|[\s\S])")
-# printf-style (no space flag: "100% sure" is prose; a letter after the conversion makes it a word, as in
+# %-style (no space flag: "100% sure" is prose; a letter after the conversion makes it a word, as in
 # optparse's %default), $-style and {}-style placeholders; braces innermost first, so nested format specs
 # ({x:{width}}) go in two rounds.
 _PLACEHOLDER = re.compile(r"%(?:\([^)\n]*\))?[-#0+]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[a-zA-Z](?![a-zA-Z])|\$\{[^{}\n]*\}|"

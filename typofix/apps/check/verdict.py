@@ -111,7 +111,7 @@ def _same_stem(a: str, b: str) -> bool:
 
 
 def is_quoted(masked: str, start: int, end: int) -> bool:
-    """Whether the word at masked[start:end] stands alone in quotes: 'rset', "ehlo"."""
+    """Whether the word at masked[start:end] stands alone in quotes (a command or a key named in text)."""
     before, after = masked[start - 1:start], masked[end:end + 1]
     return bool(before) and before in "'\"" and before == after
 

@@ -9,14 +9,15 @@ dictionary says.
 * Words used consistently: a word written `REPEATS` times or more across the files (`Bitstream` three
   times, `ispell`, `logit`) is the project's term, unless the model is sure (`SURE_SLIP`) it is one
   edit from a common English word: a slip repeated (test data does) is a slip still.
-* The software terms typofix knows (data/terms.txt.gz, from cspell's software dictionaries, and
+* The software terms typofix knows (data/terms.txt.gz, from `cspell`'s software dictionaries, and
   data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case; and people's and companies' names
   (data/names.txt.gz: Guido, Nvidia), written with a capital.
 
 A plain slip is never a word used consistently, however often the files write it: a known misspelling of
 its correction (`typofix.apps.check.known`; not even as a name) or a common word with two neighbouring
-letters swapped (unless it is a name: `proto`, `uint`, `colno`); a project that writes them in every
-comment still hears about it.
+letters swapped (unless the code names it `NAMED_SLIP` times or more: `proto`, `uint`, `colno`; a test's
+few variables named after a typo do not excuse it everywhere); a project that writes them in every comment
+still hears about it.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ from typofix.words.identifiers import identifier_words
 from typofix.words.lexicon import Lexicon
 
 REPEATS = 3
+# A swap of a common word excused as a name only when the code names it this often: the standard library
+# names `proto` 194 times, `uint` 63, `colno` 25; this project's tests name `teh` 3 times.
+NAMED_SLIP = 5
 COMMON = 1_000_000  # a word this frequent in the word list (about its 22,000 most frequent) is common
 # A repeated word one edit from a common word is a slip when the model's confidence is at least this: on the dev
 # trees, repeated slips scored 5.5-9.8, repeated terms one edit from a common word 2.8-5.2 (docs/check.md).
@@ -48,7 +52,7 @@ class WordUse:
     """What one file contributes to the vocabulary (small and picklable: --jobs workers send it back)."""
 
     counts: Counter = field(default_factory=Counter)  # lowercase word -> uses, in text and in names
-    names: set[str] = field(default_factory=set)  # lowercase words of identifiers, whole and split
+    names: Counter = field(default_factory=Counter)  # lowercase words of identifiers (whole, split) -> uses
     language: set[str] = field(default_factory=set)  # the language's words (keywords, builtins)
 
     @classmethod
@@ -59,8 +63,8 @@ class WordUse:
             parts = identifier_words(name)
             use.counts.update(parts)
             use.names.update(parts)
-            if _WORD.fullmatch(name):
-                use.names.add(name.lower())
+            if _WORD.fullmatch(name) and len(parts) > 1:
+                use.names[name.lower()] += 1
         for _, text in scan.literals:
             use.counts.update(identifier_words(text))
         use.language.update(scan.keywords)
@@ -80,7 +84,7 @@ class Vocabulary:
 
     def add(self, use: WordUse) -> None:
         self.use.counts.update(use.counts)
-        self.use.names |= use.names
+        self.use.names.update(use.names)
         self.use.language |= use.language
 
     def accepts_language(self, word: str) -> bool:
@@ -97,9 +101,10 @@ class Vocabulary:
             return True
         if fixed in self.known.get(lower, ()):
             return False
-        if lower in self.use.names and not in_name:
-            return True  # even a swap of a common word: `proto`, `uint`, `colno` are the code's own
-        if self.use.counts[lower] < REPEATS or self.is_slip(lower, fixed):
+        slip = self.is_slip(lower, fixed)
+        if lower in self.use.names and not in_name and (not slip or self.use.names[lower] >= NAMED_SLIP):
+            return True  # a swap of a common word too, where the code names it consistently (`proto`, `uint`)
+        if self.use.counts[lower] < REPEATS or slip:
             return False
         return not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
                     and common_word(fixed))

@@ -26,13 +26,15 @@ def add(subcommands) -> None:
                     "The project's own vocabulary (its names, words it uses consistently, its languages' "
                     "keywords, software terms) is not reported. Prints PATH:LINE:COL: typo ==> correction "
                     "(columns 1-based, a tab counts one) as files are done. Settings: .typofix.toml or "
-                    "[tool.typofix] in pyproject.toml; `typofix: ignore` on a line ignores it. Exit 1 when "
-                    "anything was found, 0 when clean, 2 on bad usage or a file that could not be read or fixed.")
+                    "[tool.typofix] in pyproject.toml; `typofix: ignore` on a line ignores it. --min-confidence is "
+                    f"the check's threshold on a finding's confidence here (default {MIN_CONFIDENCE:g}). Exit 1 "
+                    "when anything was found, 0 when clean, 2 on bad usage or a file that could not be read or "
+                    "fixed. More: docs/check.md.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     parser.add_argument("-w", "--write-changes", action="store_true",
                         help="fix the typos of text (never of code) whose confidence is at least the "
-                             f"--write-confidence, in place: atomically, through symlinks, mode kept; Python "
-                             f"files keep their syntax tree")
+                             "--write-confidence, in place: atomically, through symlinks, mode kept; Python "
+                             "files keep their syntax tree")
     parser.add_argument("--write-confidence", type=float, metavar="C",
                         help=f"the confidence -w needs to fix a typo (default: {WRITE_CONFIDENCE:g})")
     parser.add_argument("--json", action="store_true", help="one JSON object a line: path, line, column, word, "
@@ -73,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as err:
         raise UsageError(str(err)) from None
     known_only = args.known_only if args.known_only is not None else bool(config.known_only)
-    settings = decoding_settings(args.__class__(**{**vars(args), "min_confidence": None}))
+    # --min-confidence is the check's threshold: the engine keeps its preset's own (see below)
+    settings = decoding_settings(argparse.Namespace(**{**vars(args), "min_confidence": None}))
     min_confidence = args.min_confidence if args.min_confidence is not None else config.min_confidence
     if min_confidence is None:
         # --known-only trusts the list: the model only has to prefer the correction as `correct` would
