@@ -1,7 +1,8 @@
 """The training config's checks: every key of conf/ is checked against the signature that takes it (our classes
 declare each key's type and range there, Lightning's are typed by their own annotations and checked by
 Lightning), and a bad value or key on the command line is one line (key, value, what is expected), exit 2,
-before anything is built and with no run folder left behind."""
+before anything is built and with no run folder left behind. The conf/ tree itself: every group option composes
+and fits, and its YAML lists every tunable (Hydra overrides only the keys it has)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from omegaconf import OmegaConf
 
 from conftest import compose_train_config
 from typofix.training.config_schema import ConfigError, Leaf, check_arguments, did_you_mean, settings_of, validate
+from typofix.training.data import TypoDataModule
+from typofix.training.system import TypoCorrector
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "OMP_NUM_THREADS": "1", "HYDRA_FULL_ERROR": "0"}
@@ -116,6 +119,38 @@ def test_a_missing_required_argument_is_named():
     with pytest.raises(ConfigError, match=r"^callbacks.early_stopping.monitor: missing "
                                           r"\(lightning.pytorch.callbacks.EarlyStopping needs it\)$"):
         validate(cfg)
+
+
+# --- the conf/ tree: every option composes, every key a declared parameter its value fits -------------------
+
+@pytest.mark.parametrize("group, target", [("model", TypoCorrector), ("data", TypoDataModule)])
+def test_every_yaml_key_is_a_declared_parameter_and_its_value_fits(group, target):
+    cfg = compose_train_config("run_dir=/tmp/x")
+    node = OmegaConf.to_container(cfg[group], resolve=True)
+    settings = settings_of(target)
+    assert node.pop("_target_") == f"{target.__module__}.{target.__name__}"
+    for key, value in node.items():
+        assert key in settings.params, f"{group}.{key} is not a parameter of {target.__name__}"
+        assert settings.params[key].check.problem(f"{group}.{key}", value) is None
+    # every tunable is a YAML key: what the config cannot set is marked so in the signature
+    left_out = {n for n, s in settings.params.items() if s.given is None} - set(node)
+    assert left_out == set(), f"parameters of {target.__name__} missing from conf/{group}/: {left_out}"
+
+
+@pytest.mark.parametrize("overrides", [[], ["experiment=tiny"], ["experiment=default"], ["experiment=default_stage2"],
+                                       ["experiment=default_stage3"], ["experiment=default_stage4"],
+                                       ["experiment=default_stage5"], ["experiment=fast"], ["experiment=ablation"],
+                                       ["trainer=cpu"], ["trainer=gpu"], ["trainer=ddp"], ["logger=tensorboard"]])
+def test_every_group_option_composes_and_fits(overrides):
+    cfg = compose_train_config(*overrides, "run_dir=/tmp/x")
+    assert cfg.trainer.gradient_clip_val > 0
+    validate(OmegaConf.to_container(cfg, resolve=True))
+
+
+def test_tiny_recipe_overrides_the_defaults():
+    cfg = compose_train_config("experiment=tiny", "run_dir=/tmp/x")
+    assert cfg.data.epoch_size == 512 and cfg.model.enc_hidden_size == 32
+    assert cfg.test_after_fit is False
 
 
 # --- one declaration per key --------------------------------------------------------------------------------

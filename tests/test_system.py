@@ -1,5 +1,6 @@
 """The Lightning system: checkpoints describe themselves, training fits, bad input fails clearly."""
 
+import inspect
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from torch.utils.data import DataLoader
 
 from typofix.training.data import FixedPairs, collate
 from typofix.nn.decode import greedy
+from typofix.nn.model import Seq2Seq
 from typofix.training.system import TypoCorrector
 from typofix.training.noise import TypoGenerator
 from typofix.words.vocab import Vocab
@@ -108,3 +110,13 @@ def test_the_signature_checks_every_construction():
     with pytest.raises(ConfigError, match=r"^attention=dot, enc_hidden_size=128, dec_hidden_size=100: expected "):
         TypoCorrector(attention="dot", dec_hidden_size=100)
     assert TypoCorrector(attention="dot", enc_hidden_size=8, dec_hidden_size=16, emb_size=8, attn_size=8)
+
+
+def test_the_systems_defaults_are_the_models():
+    """TypoCorrector takes its model's arguments to pass them on: each default it restates is the model's own."""
+    def defaults_of(callable_) -> dict:
+        return {name: p.default for name, p in inspect.signature(callable_).parameters.items()
+                if p.default is not inspect.Parameter.empty}
+
+    system, model = defaults_of(TypoCorrector), defaults_of(Seq2Seq)
+    assert model and all(system[key] == value for key, value in model.items())
