@@ -2,9 +2,10 @@
 
 `typofix`, `typofix-ispell` and `typofix-train` all exit 0 when all went well, 1 on findings (`check`) or a
 model error (missing, corrupt or incompatible model file), 2 on bad usage or bad input, 130 when interrupted
-(Ctrl-C) and 143 when terminated (SIGTERM), and 141 when the reader of their output went away. An error is
-one line on stderr, `PROG: error: MESSAGE`, never a traceback (TYPOFIX_DEBUG=1 re-raises instead). Kept here,
-stdlib only, so that front doors of every layer share it.
+(Ctrl-C), 143 when terminated (SIGTERM), 128 + its number for any other signal they stop on (129: SIGHUP), and
+141 when the reader of their output went away. An error is one line on stderr, `PROG: error: MESSAGE`, never a
+traceback (TYPOFIX_DEBUG=1 re-raises instead). Kept here, stdlib only, so that front doors of every layer
+share it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from typofix.files.modelfile import ModelError
 
@@ -35,6 +38,36 @@ def signal_status(signum: int) -> int:
     """The exit status of a command stopped by a signal it handled: 128 + the signal's number, what a shell
     reports for a process the signal killed (130 for Ctrl-C, 143 for SIGTERM)."""
     return 128 + int(signum)
+
+
+class Stopped(BaseException):
+    """A command stopped by a signal it handles (SIGINT, SIGTERM, SIGHUP, ...) at a point where stopping is safe:
+    it exits 128 + the signal's number, quietly, as Ctrl-C's KeyboardInterrupt does. A BaseException, like
+    KeyboardInterrupt, so that no `except Exception` takes it for an error."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal_name(signum))
+        self.signum = int(signum)
+
+
+@contextmanager
+def stop_on(*signums: int) -> Iterator[None]:
+    """Inside, each of these signals raises Stopped where the main thread is, as Ctrl-C raises KeyboardInterrupt,
+    so that a command ends through its own clean-up (files closed, output flushed) and `run_command` exits
+    128 + its number. The handlers before are given back after. Outside the main thread, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _raise_stopped) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise_stopped(signum: int, frame) -> None:
+    raise Stopped(signum)
 
 
 class UsageError(Exception):
@@ -76,6 +109,8 @@ def run_command(prog: str, body: Callable[[], int]) -> int:
         return body()
     except KeyboardInterrupt:
         return INTERRUPTED
+    except Stopped as stop:
+        return signal_status(stop.signum)
     except BrokenPipeError:  # the reader went away (`typofix correct - < big | head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return BROKEN_PIPE

@@ -53,19 +53,7 @@ class TrainingStopped(RuntimeError):
         return exits.signal_status(self.signum)
 
 
-class Interrupted(BaseException):
-    """A signal outside the training loop (while building the run, say): there the stop is immediate."""
-
-    def __init__(self, signum: int):
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
 _began = False  # whether this process has started fitting: what a stop outside the training loop says
-
-
-def _interrupt(signum: int, frame) -> None:
-    raise Interrupted(signum)
 
 
 def _interrupted(signum: int) -> str:
@@ -291,8 +279,8 @@ def _report(err: BaseException) -> None:
 
     if isinstance(err, TrainingStopped):
         _fail(err, err.status, label="")  # not an error: a stop with a way back
-    if isinstance(err, (Interrupted, KeyboardInterrupt)):
-        signum = err.signum if isinstance(err, Interrupted) else signal.SIGINT
+    if isinstance(err, (exits.Stopped, KeyboardInterrupt)):
+        signum = err.signum if isinstance(err, exits.Stopped) else signal.SIGINT
         _fail(_interrupted(signum), exits.signal_status(signum), label="")
     if isinstance(err, RunFinished):
         _fail(err, exits.OK, label="")
@@ -451,13 +439,20 @@ def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
 
 
 def main() -> None:
-    """Console script `typofix-train`."""
+    """Console script `typofix-train`. SIGINT and SIGTERM stop it at once with one line and the signal's status,
+    until training takes over (`fit`: a stop at a safe point, with a checkpoint)."""
     _quiet_third_party()
+    with exits.stop_on(signal.SIGINT, signal.SIGTERM):
+        try:
+            _main()
+        except exits.Stopped as stop:
+            _fail(_interrupted(stop.signum), exits.signal_status(stop.signum), label="")
+
+
+def _main() -> None:
     from hydra._internal.utils import get_args_parser  # Hydra's own command line, to find the overrides in it
 
     args = get_args_parser().parse_args()
-    for signum in (signal.SIGINT, signal.SIGTERM):  # one line and the signal's status, until training takes over
-        signal.signal(signum, _interrupt)
     informational = args.help or args.hydra_help or args.cfg or args.info or args.shell_completion
     if not informational:
         try:
@@ -469,8 +464,6 @@ def main() -> None:
             _fail(err, exits.MODEL_ERROR)
         except RunFinished as err:
             _fail(err, exits.OK, label="")
-        except Interrupted as err:
-            _fail(_interrupted(err.signum), exits.signal_status(err.signum), label="")
         own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
         if run is not None and own_folder and _launching_process():
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import io
+import shutil
+import signal
 import sys
 from collections import deque
 
 from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
                                       json_line, load_corrector, positive_int, recipe)
-from typofix.files.exits import OK, UsageError
+from typofix.files.exits import OK, UsageError, fail, stop_on
 
 
 def add(subcommands) -> None:
@@ -48,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--real-words reports in JSON lines: give it with --json and text (- or --file), one job")
     if text_mode:
         source = open_text(args.file)  # before the model: a missing file is reported at once
-        with source:
+        # SIGTERM and SIGHUP end the stream as Ctrl-C does (exit 143, 129): output flushed, whole lines only.
+        with source, stop_on(signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])):
+            if is_binary(source):
+                return pass_through(source, args)
             if args.jobs > 1:
                 from typofix.engine.jobs import CorrectorPool
 
@@ -89,15 +95,37 @@ def explain(corrector, words: list[str], as_json: bool) -> int:
     return OK
 
 
+SNIFF = 8192  # bytes read to tell binary from text, as git and `typofix check` do
+
+
 def open_text(path: str | None):
     """The text source: stdin or a file, read as UTF-8 with undecodable bytes carried through unchanged
-    (surrogateescape) and line endings as they are (newline="")."""
-    if path is None:
-        return open(sys.stdin.fileno(), encoding="utf-8", errors="surrogateescape", newline="", closefd=False)
+    (surrogateescape) and line endings as they are (newline=""). UsageError, one line, for what cannot be read:
+    a folder, a missing or unreadable file, no stdin."""
     try:
-        return open(path, encoding="utf-8", errors="surrogateescape", newline="")
+        raw = open(0 if path is None else path, "rb", closefd=path is not None)  # 0: stdin (None if closed)
     except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror or err}") from None
+        raise UsageError(f"cannot read {'stdin' if path is None else path}: {err.strerror or err}") from None
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline="")
+
+
+def is_binary(source) -> bool:
+    """A NUL byte in the first 8 KiB: an executable, an image, an archive, never text to correct (the words
+    inside one would be rewritten, and the file broken). A person typing is not (nor waited for here)."""
+    return not source.isatty() and b"\0" in source.buffer.peek(SNIFF)[:SNIFF]
+
+
+def pass_through(source, args: argparse.Namespace) -> int:
+    """Binary input comes back byte for byte, as a filter in a pipeline must give it, with a note on stderr;
+    JSON lines, which describe text, refuse it."""
+    name = "stdin" if args.file is None else args.file
+    if args.json:
+        raise UsageError(f"{name} is binary (a NUL byte in its first {SNIFF // 1024} KiB): --json describes text")
+    fail("typofix", f"{name} is binary (a NUL byte in its first {SNIFF // 1024} KiB): passed through unchanged",
+         OK, label="note")
+    shutil.copyfileobj(source.buffer, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+    return OK
 
 
 def correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None) -> None:
@@ -121,13 +149,24 @@ def correct_stream(correct_batches, source, out, as_json: bool, interactive: boo
         held.append(batch)
         yield [text for text, literal in batch if not literal]
 
+    # Whole lines only: a batch's unended last line waits for the rest of it, so output stopped at any moment (a
+    # signal, a closed pipe) never ends inside a line. (Batches end with a line but for lines over 64 KiB.)
+    unended = ""
     for corrected in correct_batches(batches()):
-        write_batch(held.popleft(), corrected, out, as_json, real_words)
+        text = unended + render_batch(held.popleft(), corrected, as_json, real_words)
+        cut = text.rfind("\n") + 1
+        out.write(text[:cut])
+        out.flush()
+        unended = text[cut:]
+    out.write(unended)
+    out.flush()
 
 
-def write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_json: bool, real_words=None) -> None:
+def render_batch(batch: list[tuple[str, bool]], corrected: list[str], as_json: bool, real_words=None) -> str:
+    """A batch's output: its chunks corrected, or one JSON record per chunk."""
     corrected = iter(corrected)
     suspects = iter(real_words([text for text, literal in batch if not literal]) if real_words else ())
+    parts = []
     for text, literal in batch:
         fixed = text if literal else next(corrected)
         if as_json:
@@ -135,7 +174,7 @@ def write_batch(batch: list[tuple[str, bool]], corrected: list[str], out, as_jso
             if real_words is not None:
                 record["real_words"] = [] if literal else [{"offset": c.start, "word": c.before, "likelier": c.after}
                                                            for c in next(suspects)]
-            out.write(json_line(record) + "\n")
+            parts.append(json_line(record) + "\n")
         else:
-            out.write(fixed)
-    out.flush()
+            parts.append(fixed)
+    return "".join(parts)
