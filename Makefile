@@ -9,10 +9,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 EVAL ?= data/eval
 LIMIT ?= 5000
-PROSE ?= ../shared/eval/prose
+PROSE ?= ../shared/eval/prose ../shared/eval/informal
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers bench-check network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -89,8 +89,11 @@ bench-peers: $(STAMP) ## install the peer spell checkers (Debian aspell/hunspell
 		(apt-get update -q && apt-get install -y -q aspell aspell-en hunspell hunspell-en-us)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 
-bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (skipped when absent) -> BENCHMARKS.md
-	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) --out BENCHMARKS.md --plots docs
+bench: $(STAMP) ## benchmark typofix and the peers on EVAL (folders; default data/eval), LIMIT rows per set (empty: all), and the running text in PROSE (+ outputs/informal-all when made) -> BENCHMARKS.md
+	$(BIN)/python -m bench.run --eval $(EVAL) $(if $(LIMIT),--limit $(LIMIT)) --prose $(PROSE) $(wildcard outputs/informal-all) --out BENCHMARKS.md --plots docs
+
+informal-dev: $(STAMP) ## outputs/informal-all: the dev prose with every eligible token's informal slip (bench/informal.py), which make bench then adds
+	$(BIN)/python -m bench.informal --clean $(firstword $(PROSE))/clean.txt --rate 1.0 --seed 1 --out outputs/informal-all
 
 CSPELL ?= $(shell command -v cspell)
 
@@ -101,8 +104,8 @@ bench-check: $(STAMP) ## typofix check beside codespell, typos-cli and cspell (C
 network-value: $(STAMP) ## what the network buys: the same search with no, an untrained, a tiny and the bundled network -> BENCHMARKS.md (~2 min)
 	$(BIN)/python -m bench.network_value --out BENCHMARKS.md
 
-startup: $(STAMP) ## start-up as users feel it: typofix correct on the PROSE text and on one word, index cache cold, warm and off
-	$(BIN)/python -m bench.startup --prose $(PROSE)
+startup: $(STAMP) ## start-up as users feel it: typofix correct on the (first) PROSE text and on one word, index cache cold, warm and off
+	$(BIN)/python -m bench.startup --prose $(firstword $(PROSE))
 
 recall: $(STAMP) ## candidate recall by edit distance on the dev sets, with 0 and 10 sound-alike candidates (the default)
 	$(BIN)/python -m bench.candidate_recall --sound-candidates 0 10

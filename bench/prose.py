@@ -14,7 +14,7 @@ compare every later token with the wrong one, so it is an error, never a score.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class ProseError(ValueError):
@@ -32,6 +32,7 @@ class ProseScore:
     broken: list[tuple[str, str]]  # (clean token, output token) for every broken correct word, in text order
     seconds: float  # wall time, start-up included
     cpu_seconds: float = 0.0
+    missed: list[tuple[str, str]] = field(default_factory=list)  # (clean token, output token), misspellings not fixed
 
     @property
     def words(self) -> int:
@@ -54,6 +55,10 @@ class ProseScore:
         """The ``n`` most frequent broken pairs, ties in text order."""
         return [pair for pair, _ in Counter(self.broken).most_common(n)]
 
+    def common_misses(self, n: int) -> list[tuple[str, str]]:
+        """The ``n`` most frequent misspellings left wrong, as (clean, output) pairs, ties in text order."""
+        return [pair for pair, _ in Counter(self.missed).most_common(n)]
+
 
 def score_text(checker: str, clean: str, typos: str, output: str, seconds: float, cpu_seconds: float = 0.0
                ) -> ProseScore:
@@ -65,14 +70,17 @@ def score_text(checker: str, clean: str, typos: str, output: str, seconds: float
         raise ProseError(f"{checker}: output has {len(output_tokens):,} tokens for {len(clean_tokens):,} "
                          f"(first difference near token {_first_misalignment(typo_tokens, output_tokens):,})")
     misspellings = fixed = 0
-    broken = []
+    broken, missed = [], []
     for right, typo, got in zip(clean_tokens, typo_tokens, output_tokens):
         if typo != right:
             misspellings += 1
             fixed += got == right
+            if got != right:
+                missed.append((right, got))
         elif got != right:
             broken.append((right, got))
-    return ProseScore(checker, misspellings, fixed, len(clean_tokens) - misspellings, broken, seconds, cpu_seconds)
+    return ProseScore(checker, misspellings, fixed, len(clean_tokens) - misspellings, broken, seconds, cpu_seconds,
+                      missed)
 
 
 def _first_misalignment(typo_tokens: list[str], output_tokens: list[str]) -> int:

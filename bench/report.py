@@ -18,7 +18,7 @@ DISTANCE_PNG = "bench_by_distance.png"
 SPEED_BASE = "Aspell"
 TYPOFIX_PREFIX = "typofix"
 EXAMPLES = 4  # false corrections quoted per checker
-PROSE_EXAMPLES = 5  # broken words quoted per checker in the prose section
+PROSE_EXAMPLES = 5  # broken words (typofix's missed ones too) quoted per checker and running-text set
 
 
 @dataclass
@@ -29,6 +29,31 @@ class EvalSet:
     rows: list[tuple[str, str]]
     file_rows: int
     path: str = ""
+
+
+@dataclass
+class ProseSet:
+    """One running-text set (a folder with clean.txt and typos.txt) and every checker's score on it."""
+
+    name: str  # the folder's name (its parent's in front when two sets share it)
+    path: str
+    source: str = ""  # what the text is and how its misspellings were made, for the report
+    scores: list[ProseScore] = field(default_factory=list)
+    notice: str = ""  # why the set was skipped, when it was
+
+
+# What the running-text sets `make bench` reads are, by folder name; a set not named here is described by the
+# first paragraph of its folder's README.md (bench.informal writes one).
+PROSE_SOURCES = {
+    "prose": "A dev set (its README says how it was made): prose of the Debian FAQ and the GNU coding standards "
+             "whose every word Aspell or Hunspell accepts, in which real misspellings from the dev lists "
+             "(norvig-testset1, birkbeck-dev) replace words, one token for one token.",
+    "informal": "A dev set, text as people type it (`../shared/eval/README.md`): the same clean text as `prose`, "
+                "in which half the eligible tokens, drawn by token position, carry one of two slips: a "
+                "capitalised word that Aspell (en_US) accepts only capitalised typed in lower case (`Debian → "
+                "debian`, `English → english`), or a contraction typed without its apostrophe where the result "
+                "is no word (`don't → dont`, `you're → youre`).",
+}
 
 
 @dataclass
@@ -45,9 +70,7 @@ class Run:
     skipped: list[tuple[str, str]] = field(default_factory=list)
     scores: list[SetScore] = field(default_factory=list)
     false_corrections: list[FalseCorrections] = field(default_factory=list)
-    prose: list[ProseScore] = field(default_factory=list)
-    prose_source: str = ""  # the prose folder, when it was there
-    prose_notice: str = ""  # why the prose section was skipped
+    prose: list[ProseSet] = field(default_factory=list)  # the running-text sets, in --prose order
     prose_versions: dict[str, str] = field(default_factory=dict)
 
 
@@ -145,21 +168,14 @@ def _method(run: Run) -> str:
 
 
 def _prose_section(run: Run) -> str:
-    """The running-text table: misspellings fixed, correct words broken, words/s with start-up; the rules."""
-    head = "## Running text (prose)\n"
-    if run.prose_notice:
-        return f"{head}\nSkipped: {run.prose_notice}.\n"
-    if not run.prose_source:
+    """How the running text is scored and timed, then one section per set (`_prose_set`)."""
+    if not run.prose:
         return ""
-    scores = run.prose
-    first = scores[0] if scores else None
-    size = (f"{first.words:,} words (white-space tokens), {first.misspellings:,} of them misspelled"
-            if first else "no checker ran")
     lines = [
-        head,
-        f"`{run.prose_source}/typos.txt`: {size}. A dev set (its README says how it was made): prose of the Debian "
-        "FAQ and the GNU coding standards whose every word Aspell or Hunspell accepts, in which real misspellings "
-        "from the dev lists (norvig-testset1, birkbeck-dev) replace words, one token for one token.\n",
+        "## Running text\n",
+        "Each set is a folder with `clean.txt` and `typos.txt`, the same text token for token, `typos.txt` with "
+        "misspellings or slips put in; each checker corrects `typos.txt` as a user would. One section per set "
+        "follows, named by its folder.\n",
         "- The text, `clean.txt` and the checker's output are split on white space and compared token by token, "
         "exactly (case and attached punctuation count). A token that differs between `clean.txt` and `typos.txt` "
         "is a misspelling, **fixed** when the output token equals the clean one; every other token is a correct "
@@ -188,6 +204,20 @@ def _prose_section(run: Run) -> str:
         "- **Bold**: best value of the column (most fixed, fewest broken, fastest).",
         "",
     ]
+    return "\n".join(lines) + "\n" + "\n".join(_prose_set(prose_set) for prose_set in run.prose)
+
+
+def _prose_set(prose_set: ProseSet) -> str:
+    """One running-text set: where its text comes from, the table, and the words each checker broke."""
+    head = f"## Running text: {prose_set.name}\n"
+    if prose_set.notice:
+        return f"{head}\nSkipped: {prose_set.notice}.\n"
+    scores = prose_set.scores
+    first = scores[0] if scores else None
+    size = (f"{first.words:,} words (white-space tokens), {first.misspellings:,} of them misspelled"
+            if first else "no checker ran")
+    source = f" {prose_set.source}" if prose_set.source else ""
+    lines = [head, f"`{prose_set.path}/typos.txt`: {size}.{source}\n"]
     if not scores:
         return "\n".join(lines) + "\nNo checker ran (see Skipped).\n"
     best_fixed = max(s.fixed for s in scores)
@@ -208,6 +238,12 @@ def _prose_section(run: Run) -> str:
     for s in scores:
         shown = ", ".join(f"`{clean} → {output}`" for clean, output in s.common_breaks(PROSE_EXAMPLES))
         lines.append(f"- {s.checker}: {shown or 'none'}")
+    typofix = [s for s in scores if s.checker.startswith(TYPOFIX_PREFIX)]
+    if typofix:
+        lines += ["", "Misspellings typofix left wrong, the most frequent first (`clean → output`):", ""]
+        for s in typofix:
+            shown = ", ".join(f"`{clean} → {output}`" for clean, output in s.common_misses(PROSE_EXAMPLES))
+            lines.append(f"- {s.checker}: {shown or 'none'}")
     return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,8 @@
 
 Usage (from the repository root; ``make bench`` calls this)::
 
-    python -m bench.run [--eval DIR [DIR ...]] [--limit N] [--prose DIR] [--out BENCHMARKS.md] [--plots docs]
+    python -m bench.run [--eval DIR [DIR ...]] [--limit N] [--prose DIR [DIR ...]] [--out BENCHMARKS.md]
+                        [--plots docs] [--only NAME ...]
 
 The rules every checker gets, also written into the report:
 
@@ -19,9 +20,13 @@ The rules every checker gets, also written into the report:
   For Aspell and Hunspell that call starts one ``-a`` process for the list;
 * the same lowercasing of every checker's candidates (the sets are lowercase).
 
-The prose section (skipped with a notice when ``--prose`` is not there) runs
-each checker of ``bench.prose_checkers`` once over ``typos.txt``, as a user
-would, and times the whole run, start-up included; ``bench.prose`` scores it.
+The running-text sections, one per ``--prose`` folder (each a ``clean.txt``
+and ``typos.txt``: the dev prose, the informal slips of ``../shared/eval/informal``,
+a set ``bench.informal`` built; a folder without them gets a section that says
+so), run each checker of ``bench.prose_checkers`` once over ``typos.txt``, as a
+user would, and time the whole run, start-up included; ``bench.prose`` scores
+it. A set is named by its folder, with the parent's name in front when two
+folders share a name.
 
 Eval sets are the ``*.tsv`` files directly in each ``--eval`` folder (not in
 subfolders, so a ``holdout/`` folder is only read when named); a set is named
@@ -74,8 +79,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=Path("BENCHMARKS.md"), help="report to (re)write")
     parser.add_argument("--plots", type=Path, default=Path("docs"), help="folder for the two PNG charts")
     parser.add_argument(
-        "--prose", type=Path, default=Path("../shared/eval/prose"),
-        help="folder with clean.txt and typos.txt (the prose section; skipped when absent)",
+        "--prose", type=Path, nargs="*", default=[Path("../shared/eval/prose"), Path("../shared/eval/informal")],
+        help="folders with clean.txt and typos.txt, a running-text section each (one that lacks them says so); "
+             "none: no running text",
     )
     parser.add_argument(
         "--only", nargs="*", default=None, help="run only checkers whose name contains one of these (any case)"
@@ -197,17 +203,41 @@ def benchmark_checkers(
     return scores, false
 
 
-def benchmark_prose(folder: Path, checkers: list[prose_checkers.TextChecker], run: report.Run) -> None:
-    """Correct the prose text with every checker, timing each whole run; scores and failures go into ``run``."""
+def prose_sets(folders: Sequence[Path]) -> list[report.ProseSet]:
+    """One running-text set per folder, named by the folder (with its parent's name when two share it) and
+    described for the report (``report.PROSE_SOURCES`` by name, else the first paragraph of its README.md)."""
+    names = [folder.name for folder in folders]
+    sets = []
+    for folder in folders:
+        name = folder.name if names.count(folder.name) == 1 else f"{folder.parent.name}/{folder.name}"
+        sets.append(report.ProseSet(name, str(folder), report.PROSE_SOURCES.get(folder.name) or _readme(folder)))
+    return sets
+
+
+def _readme(folder: Path) -> str:
+    """The first paragraph of the folder's README.md that is not a heading, on one line; empty without one."""
+    try:
+        text = (folder / "README.md").read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    paragraphs = [" ".join(p.split()) for p in text.split("\n\n") if p.strip() and not p.lstrip().startswith("#")]
+    return paragraphs[0] if paragraphs else ""
+
+
+def benchmark_prose(prose_set: report.ProseSet, checkers: list[prose_checkers.TextChecker],
+                    run: report.Run) -> None:
+    """Correct one set's text with every checker, timing each whole run; the set, with its scores or why it was
+    skipped, goes into ``run.prose``, a checker's failure into ``run.skipped``."""
+    run.prose.append(prose_set)
+    folder = Path(prose_set.path)
     clean_path, typos_path = folder / "clean.txt", folder / "typos.txt"
     if not (clean_path.is_file() and typos_path.is_file()):
-        run.prose_notice = f"`{folder}` has no clean.txt and typos.txt"
-        log(f"skipping the prose section: {run.prose_notice}")
+        prose_set.notice = f"`{folder}` has no clean.txt and typos.txt"
+        log(f"skipping running text {prose_set.name}: {prose_set.notice}")
         return
     clean, typos = clean_path.read_text(encoding="utf-8"), typos_path.read_text(encoding="utf-8")
-    run.prose_source = str(folder)
     for checker in checkers:
-        name = f"{checker.name} (prose)"
+        name = f"{checker.name} ({prose_set.name})"
         if not checker.available():
             log(f"skipping {name}: {checker.notice}")
             run.skipped.append((name, checker.notice))
@@ -225,7 +255,7 @@ def benchmark_prose(folder: Path, checkers: list[prose_checkers.TextChecker], ru
             run.skipped.append((name, f"{type(err).__name__}: {err}"))
             continue
         run.prose_versions[checker.name] = checker.version()
-        run.prose.append(score)
+        prose_set.scores.append(score)
         log(f"{name}: fixed {score.fixed_share:.1%}, broken {score.broken_share:.2%}, "
             f"{score.words_per_second:,.0f} words/s")
 
@@ -275,7 +305,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sample_size=args.correct_sample,
     )
     text_checkers = [c for c in prose_checkers.all_text_checkers(args.words) if selected(c.name, args.only)]
-    benchmark_prose(args.prose, text_checkers, run)
+    for prose_set in prose_sets(args.prose):
+        benchmark_prose(prose_set, text_checkers, run)
     loaded = []
     for checker in peers.all_checkers(args.words):
         if not selected(checker.name, args.only):

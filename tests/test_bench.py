@@ -8,9 +8,12 @@ takes milliseconds, not the seconds their full dictionaries need.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from bench import peers, prose, prose_checkers, report, run, scoring
+from bench import informal, peers, prose, prose_checkers, report, run, scoring
 
 # --- scoring ----------------------------------------------------------------------------------------------
 
@@ -402,13 +405,30 @@ def test_benchmark_prose_scores_each_checker_and_reports_failures(tmp_path):
             return [["m ta"] if w == "mta" else [w] for w in words]
 
     result = report.Run("cmd", {}, [], None, 0, 0)
-    run.benchmark_prose(tmp_path, [prose_checkers.WordByWord(_Lookup()), prose_checkers.WordByWord(Split())], result)
-    assert [(s.checker, s.fixed) for s in result.prose] == [("lookup", 1)]
-    assert result.skipped[0][0] == "splitter (prose)" and "output has 8 tokens" in result.skipped[0][1]
-    missing = report.Run("cmd", {}, [], None, 0, 0)
-    run.benchmark_prose(tmp_path / "absent", [], missing)
-    assert "absent" in missing.prose_notice and not missing.prose
-    assert "Skipped: `" in report.render_markdown(missing, tmp_path)
+    checkers = [prose_checkers.WordByWord(_Lookup()), prose_checkers.WordByWord(Split())]
+    for prose_set in run.prose_sets([tmp_path, tmp_path / "absent"]):
+        run.benchmark_prose(prose_set, checkers, result)
+    scored, missing = result.prose
+    assert (scored.name, scored.path) == (tmp_path.name, str(tmp_path))
+    assert [(s.checker, s.fixed) for s in scored.scores] == [("lookup", 1)]
+    assert scored.scores[0].missed == [("mat,", "mta,")]
+    assert result.skipped == [(f"splitter ({tmp_path.name})", result.skipped[0][1])]
+    assert "output has 8 tokens" in result.skipped[0][1]  # the absent set adds no failure of its own
+    assert "absent" in missing.notice and not missing.scores
+    text = report.render_markdown(result, tmp_path)
+    assert f"## Running text: absent\n\nSkipped: `{tmp_path / 'absent'}` has no clean.txt" in text
+
+
+def test_prose_sets_are_named_by_folder_and_described(tmp_path):
+    for folder in ("a/prose", "a/informal", "b/informal", "b/mine"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "b/mine/README.md").write_text("# Title\n\nMade from\nthe dev prose.\n\nMore.\n")
+    sets = run.prose_sets([tmp_path / f for f in ("a/prose", "a/informal", "b/informal", "b/mine")])
+    assert [s.name for s in sets] == ["prose", "a/informal", "b/informal", "mine"]
+    assert sets[0].source == report.PROSE_SOURCES["prose"] and sets[1].source == report.PROSE_SOURCES["informal"]
+    assert sets[3].source == "Made from the dev prose."
+    assert run.parse_args(["--prose", "x", "y"]).prose == [Path("x"), Path("y")]
+    assert run.parse_args([]).prose == [Path("../shared/eval/prose"), Path("../shared/eval/informal")]
 
 
 def test_only_matches_any_case():
@@ -416,10 +436,101 @@ def test_only_matches_any_case():
     assert not run.selected("Hunspell", ["aspell", "Sym"])
 
 
+def _prose_set(name, scores, source=""):
+    return report.ProseSet(name, f"eval/{name}", source, scores)
+
+
 def test_report_prose_section(tmp_path):
     score = prose.score_text("Aspell", CLEAN, TYPOS, "The cat set\non the mat, quietly.\n", seconds=0.5)
-    result = report.Run("cmd", {"timing rule": "core 0"}, [], None, 0, 0, prose=[score], prose_source="prose",
+    result = report.Run("cmd", {"timing rule": "core 0"}, [], None, 0, 0, prose=[_prose_set("prose", [score])],
                         prose_versions={"Aspell": "Aspell 0.60.8"})
     text = report.render_markdown(result, tmp_path)
     assert "| Aspell | **100.0% (2/2)** | **20.00% (1/5)** | **14** | 0.50 | 0.00 |" in text
     assert "- Aspell: `sat → set`" in text and "| Aspell, running text | Aspell 0.60.8 |" in text
+    assert "left wrong" not in text  # the missed-slips list is typofix's only
+
+
+def test_report_has_one_section_per_running_text_set_each_with_its_own_table(tmp_path):
+    informal_clean, informal_typos = "Debian and Linux don't.\n", "debian and Linux dont.\n"
+    fast_typofix = prose.score_text("typofix (default)", informal_clean, informal_typos,
+                                    "Debian and Linux dont.\n", seconds=0.25)
+    slow_typofix = prose.score_text("typofix (default)", CLEAN, TYPOS, "The cat sat\non the mat, quietly.\n",
+                                    seconds=1.0)
+    aspell = prose.score_text("Aspell", informal_clean, informal_typos, "Debian an Linux don't.\n", seconds=0.5)
+    sets = [_prose_set("prose", [slow_typofix]), _prose_set("informal", [fast_typofix, aspell], "Slips put in."),
+            report.ProseSet("informal-all", "outputs/informal-all", notice="`outputs/informal-all` has no clean.txt")]
+    text = report.render_markdown(report.Run("cmd", {}, [], None, 0, 0, prose=sets), tmp_path)
+    assert text.count("## Running text\n") == 1  # the rules, once
+    heads = [text.index(f"## Running text: {name}\n") for name in ("prose", "informal", "informal-all")]
+    assert heads == sorted(heads) and text.index("## Running text\n") < heads[0]
+    prose_part, informal_part, all_part = text[heads[0]:heads[1]], text[heads[1]:heads[2]], text[heads[2]:]
+    # Each set's table has its own rows, sizes and best values.
+    assert "`eval/prose/typos.txt`: 7 words (white-space tokens), 2 of them misspelled." in prose_part
+    assert "| typofix (default) | **100.0% (2/2)** | **0.00% (0/5)** | **7** |" in prose_part
+    assert "Aspell" not in prose_part
+    assert "`eval/informal/typos.txt`: 4 words (white-space tokens), 2 of them misspelled. Slips put in." \
+        in informal_part
+    assert "| typofix (default) | 50.0% (1/2) | **0.00% (0/2)** | **16** |" in informal_part
+    assert "| Aspell | **100.0% (2/2)** | 50.00% (1/2) | 8 |" in informal_part
+    assert "- typofix (default): `don't. → dont.`" in informal_part  # what typofix left wrong
+    assert "- Aspell: `and → an`" in informal_part
+    assert "Skipped: `outputs/informal-all` has no clean.txt." in all_part and "| checker |" not in all_part
+    assert "## Running text" not in report.render_markdown(report.Run("cmd", {}, [], None, 0, 0), tmp_path)
+
+
+# --- informal dev cases (bench.informal) -------------------------------------------------------------------
+
+SLIPS = informal.Slips.from_lists(
+    accepted=["Debian", "English", "english", "GCC", "TeX", "Kim", "don", "is", "well", "its", "I"],
+    words=["don't", "isn't", "we'll", "it's", "that's", "pilot's", "y'all", "dont", "the"],
+)
+
+
+def test_slips_are_title_case_only_words_and_contractions_whose_letters_are_no_word():
+    assert SLIPS.capitalised == {"Debian", "Kim"}  # English is listed lower case too; GCC, TeX, I are not Title
+    # dont is a listed word; we'll and it's give well and its; pilot's is a possessive
+    assert SLIPS.contractions == {"isn't", "that's", "y'all"}
+    assert SLIPS.slip("Debian") == ("case", "debian") and SLIPS.slip("Isn't") == ("apostrophe", "Isnt")
+    assert SLIPS.slip("debian") is None and SLIPS.slip("don't") is None and SLIPS.slip("English") is None
+
+
+TEXT = "Debian  isn't (Debian),\n\n\"That's\" GCC\tDebian/GNU y'all. Kim's Debian-based\n"
+
+
+def test_put_slips_keeps_the_token_layout_and_changes_only_eligible_tokens():
+    typos, counts = informal.put_slips(TEXT, SLIPS, 1.0, seed=1)
+    assert typos == "debian  isnt (debian),\n\n\"Thats\" GCC\tDebian/GNU yall. Kim's Debian-based\n"
+    assert counts == {"case": 2, "apostrophe": 3}
+    assert re.split(r"\S+", typos) == re.split(r"\S+", TEXT)  # the same white space between as many tokens
+    assert informal.put_slips(TEXT, SLIPS, 0.0, seed=1) == (TEXT, {})
+    score = prose.score_text("x", TEXT, typos, TEXT, seconds=1.0)
+    assert (score.misspellings, score.fixed, score.broken) == (5, 5, [])
+
+
+def test_put_slips_is_seeded_by_token_position():
+    text = " ".join(["Debian"] * 400)
+    half, counts = informal.put_slips(text, SLIPS, 0.5, seed=1)
+    assert half == informal.put_slips(text, SLIPS, 0.5, seed=1)[0] and 150 < counts["case"] < 250
+    assert half != informal.put_slips(text, SLIPS, 0.5, seed=2)[0]
+    # A token's draw depends on its position only: text after it changes nothing before it.
+    longer, _ = informal.put_slips(text + " isn't", SLIPS, 0.5, seed=1)
+    assert longer.startswith(half)
+    assert informal.put_slips(text, SLIPS, 0.5, seed=1)[0].split()[:10] == half.split()[:10]
+
+
+def test_markdown_prose_keeps_plain_paragraphs_of_accepted_words():
+    text = ("# Heading Debian\n\nDebian is well.\nIts well.\n\nUse `code` here.\n\n```\nDebian is\n```\n\n"
+            "| Debian | is |\n\nA [link](http://x) is.\n\nDebian is qwzx.\n")
+    assert informal.markdown_prose(text, ["Debian", "is", "well", "its", "use", "here"]) == \
+        "Debian is well.\nIts well.\n"
+
+
+def test_informal_main_writes_the_set(tmp_path):
+    source = tmp_path / "clean.txt"
+    source.write_text("We don't use Linux on Debian in February; you're right.\n")
+    informal.main(["--clean", str(source), "--rate", "1.0", "--out", str(tmp_path / "set")])
+    typos = (tmp_path / "set" / "typos.txt").read_text()
+    assert typos == "We dont use linux on debian in february; youre right.\n"
+    assert (tmp_path / "set" / "clean.txt").read_bytes() == source.read_bytes()
+    assert "5 slips in 10 tokens" in (tmp_path / "set" / "README.md").read_text()
+    assert run.prose_sets([tmp_path / "set"])[0].source.startswith("Clean text (`")
