@@ -149,8 +149,3 @@ class Corrector:
         """The word-bigram model that ranks candidates in text (None when `context_weight` is 0 or there is no
         lexicon), read on first use."""
         return self.pipeline.context
-
-    # The old name of `correct`, kept only while the Python examples of README.md and docs/engine.md call it:
-    # drop it with them.
-    def correct_text(self, text: str) -> str:
-        return self.correct(text)
