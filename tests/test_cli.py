@@ -144,6 +144,7 @@ def test_evaluate(tiny_ckpt):
     assert {"cer", "unchanged", "settings"} <= set(report)
 
 
+@pytest.mark.slow  # in process, faster: tests/test_export.py
 def test_export(tiny_ckpt, tmp_path):
     out = tmp_path / "models" / "slim.pt"
     done = typofix("export", str(tiny_ckpt), str(out))
@@ -161,22 +162,28 @@ def test_export(tiny_ckpt, tmp_path):
             == typofix("correct", "--model", str(out), *words).stdout)
 
 
+LETTER = "Teh QUIK brown fox recieved 3 leters.\nWe'd said: speling, wierd.\n" * 40 + "last line, no newline"
+
+
 def test_jobs_give_exactly_the_output_of_one_job(tiny_ckpt, tmp_path):
-    text = "Teh QUIK brown fox recieved 3 leters.\nWe'd said: speling, wierd.\n" * 40 + "last line, no newline"
-    (tmp_path / "letter.txt").write_text(text)
+    (tmp_path / "letter.txt").write_text(LETTER)
     model = ["--model", str(tiny_ckpt), "--beam", "2"]
     one = typofix("correct", "--file", str(tmp_path / "letter.txt"), *model)
     two = typofix("correct", "--file", str(tmp_path / "letter.txt"), "--jobs", "2", *model)
     assert one.returncode == two.returncode == 0, two.stderr
-    assert two.stdout == one.stdout and one.stdout.count(b"\n") == text.count("\n")
-    piped = typofix("correct", "-", "--jobs", "2", "--json", *model, stdin=text)
-    assert [json.loads(line)["output"] for line in piped.stdout.decode().splitlines()] == \
-        [json.loads(line)["output"] for line in typofix("correct", "-", "--json", *model, stdin=text).stdout.decode().splitlines()]
+    assert two.stdout == one.stdout and one.stdout.count(b"\n") == LETTER.count("\n")
+
+
+@pytest.mark.slow  # four more runs, two with workers: the pool above in its other front doors
+def test_jobs_give_the_json_lines_and_the_evaluation_of_one_job(tiny_ckpt):
+    model = ["--model", str(tiny_ckpt), "--beam", "2"]
+    piped = [typofix("correct", "-", "--json", *model, *jobs, stdin=LETTER) for jobs in ([], ["--jobs", "2"])]
+    outputs = [[json.loads(line)["output"] for line in done.stdout.decode().splitlines()] for done in piped]
+    assert outputs[0] and outputs[1] == outputs[0]
     reports = [json.loads(typofix("evaluate", "data/eval/norvig-testset1.tsv", "--limit", "60", "--json", *model,
                                   *jobs).stdout) for jobs in ([], ["--jobs", "2"])]
     for key in ("rows", "top1", "topk", "cer", "unchanged", "words"):
         assert reports[0][key] == reports[1][key], key
-    one_line_error(typofix("correct", "--jobs", "2", "teh", *model), 2)
 
 
 def test_json_is_valid_utf8_and_bad_bytes_are_left_alone(tiny_ckpt):

@@ -243,7 +243,7 @@ def test_every_config_group_ships_with_the_package():
 
 # --- through the real command: one line, exit 2, nothing built, no run folder -----------------------------------
 
-@pytest.mark.parametrize("override, status, line", [
+BAD_COMMAND_LINES = [
     ("trainer.max_epochs=three", 2, "trainer.max_epochs=three: expected an integer or null"),
     ("trainer.max_epochs=1.5", 2, "trainer.max_epochs=1.5: expected an integer or null"),
     ("trainer.max_epochs=-5", 2, "trainer.max_epochs=-5: `max_epochs` must be a non-negative integer or -1. You "
@@ -266,7 +266,13 @@ def test_every_config_group_ships_with_the_package():
     ("ckpt_path=last", 1, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
                           "run)"),
     ("resume=nowhere", 1, "resume=nowhere: no such run folder"),
-])
+]
+# One of each way a command line is refused runs in `make test` (a command costs seconds); all in `make test-all`.
+QUICK = {"model.lr=-1", "trainer.max_epochs=-5", "model.enc_hiden_size=64", "experiment=tinny", "resume=nowhere"}
+
+
+@pytest.mark.parametrize("override, status, line", [
+    pytest.param(*row, marks=() if row[0] in QUICK else pytest.mark.slow) for row in BAD_COMMAND_LINES])
 def test_a_bad_command_line_is_one_line_and_leaves_no_run_folder(tmp_path, override, status, line):
     done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", "threads=1", override],
                           capture_output=True, text=True, env=ENV, timeout=120, cwd=tmp_path)

@@ -129,7 +129,9 @@ def test_unknown_attention_is_a_clear_error():
         make_model("cosine")
 
 
-@pytest.mark.parametrize("kind", KINDS)
+# Each a training run of seconds: in `make test`, the model without attention (the tiny model every other test
+# trains has the default, additive); every kind in `make test-all`.
+@pytest.mark.parametrize("kind", [k if k == "none" else pytest.param(k, marks=pytest.mark.slow) for k in KINDS])
 def test_tiny_training_run_for_every_kind(kind, tmp_path):
     """`typofix-train experiment=tiny model.attention=K` in-process; its checkpoint loads with that kind."""
     from typofix.training.system import TypoCorrector
