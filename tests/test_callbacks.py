@@ -3,6 +3,7 @@
 import logging
 
 import numpy as np
+import pytest
 from conftest import compose_train_config
 from PIL import Image
 
@@ -29,6 +30,7 @@ def test_callbacks_write_attention_images_embedding_snapshots_and_the_gif(tmp_pa
     assert len(events.Images("attention")) == 2
 
 
+@pytest.mark.slow  # a second training run; the attention case above covers the callbacks
 def test_a_model_without_attention_gets_snapshots_and_one_log_line(tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="typofix.training.callbacks")
     train(compose_train_config("experiment=tiny", f"run_dir={tmp_path}", "model.attention=none", *QUIET))

@@ -147,6 +147,7 @@ def test_write_changes_refuses_what_it_cannot_write_in_one_line(tmp_path, config
     assert immutable.read_text() == "We recieved it.\n"
 
 
+@pytest.mark.slow  # more CLI runs over a repository; the scenario test stays
 def test_skip_include_config_and_inline_ignores(repo, config):
     (repo / "notes.txt").write_text("teh first line\nteh second line  # typofix: ignore\n")
     done = typofix("check", "--include", "*.txt", ".", config=config, cwd=repo)
@@ -236,6 +237,7 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path, config):
     assert done.returncode == 2 and f"{bad}:2:" in done.stderr
 
 
+@pytest.mark.slow  # more CLI runs over a repository; the scenario test stays
 def test_your_words_are_kept_and_offered(tmp_path, config):
     words = tmp_path / "words.txt"
     words.write_text("# project words\nkubernetes\nTypofix\n")

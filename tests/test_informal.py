@@ -4,6 +4,8 @@ it"). Each rule has its test; the bundled model runs them."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from tests.test_cli import typofix
@@ -54,6 +56,7 @@ def test_derived_words_and_software_terms_come_back_unchanged():
     assert done.stdout.decode().split() == DERIVED + TERMS
 
 
+@pytest.mark.slow  # more CLI runs; test_corrector covers suggest without the typo in process
 def test_suggestions_never_list_the_typo_itself():
     done = typofix("correct", "--top-k", "3", "--json", "recieve", "dont", "monday")
     lines = [json.loads(line) for line in done.stdout.decode().splitlines()]
@@ -63,6 +66,7 @@ def test_suggestions_never_list_the_typo_itself():
     assert all(c["score"] is not None for line in lines for c in line["candidates"])
 
 
+@pytest.mark.slow  # more CLI runs; test_corrector covers suggest without the typo in process
 def test_own_words_with_apostrophes_digits_and_accents(tmp_path):
     words = tmp_path / "words.txt"
     words.write_text("O'Reilly\nk8s\nna\u00efve\nfrobnicate\n", encoding="utf-8")

@@ -3,6 +3,8 @@ the no-network corrector it measures."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench import network_value, report
 from typofix.files.misspellings import read_misspellings
 from typofix.engine.ranking import channel_score
@@ -26,6 +28,7 @@ def test_no_network_ranks_the_lexicon_neighbours_by_the_channel_score_alone():
     assert corrector.correct("speling") == "spelling"
 
 
+@pytest.mark.slow  # three networks over every set; the no-network row above stays
 def test_table_has_every_network_and_set(tiny_ckpt):
     rows_by_set = {path.split("/")[-1].removesuffix(".tsv"): read_misspellings(path)[:6]
                    for path in network_value.SETS}
