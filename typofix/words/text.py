@@ -108,10 +108,12 @@ def neighbours(pieces: list[Piece], i: int) -> tuple[str | None, str | None]:
 
 def starts_sentence(pieces: list[Piece], i: int) -> bool:
     """Whether piece `i` opens a sentence: nothing but white space, opening quotes or brackets before it since
-    the start of the text or a full stop, question or exclamation mark, or colon. A capital there says nothing
+    the start of the text or of a line, or a full stop, question or exclamation mark, or colon. A capital there says nothing
     about the word; inside a sentence it says "a name"."""
     for piece in reversed(pieces[:i]):
         text = piece.text.rstrip(_OPENERS)
+        if "\n" in piece.text[len(text):] or "\r" in piece.text[len(text):]:
+            return True  # a line opens a sentence (a heading, a list item): as a text read line by line sees it
         if text:
             return text[-1] in ".!?:"
     return True
