@@ -64,6 +64,9 @@ def interrupt(big_text: Path, how: str, jobs: int = 2) -> tuple[int, float, byte
         start = time.monotonic()
         if how == "group-int":  # Ctrl-C in a terminal: the whole foreground process group
             os.killpg(process.pid, signal.SIGINT)
+        elif how == "group-term":  # `timeout`: the command, then its process group (workers die at once)
+            process.send_signal(signal.SIGTERM)
+            os.killpg(process.pid, signal.SIGTERM)
         else:
             process.send_signal({"int": signal.SIGINT, "term": signal.SIGTERM, "hup": signal.SIGHUP,
                                  "kill": signal.SIGKILL}[how])
@@ -86,6 +89,7 @@ def interrupt(big_text: Path, how: str, jobs: int = 2) -> tuple[int, float, byte
                                                pytest.param("int", 130, 2, marks=pytest.mark.slow),
                                                pytest.param("hup", 129, 2, marks=pytest.mark.slow),
                                                pytest.param("kill", -signal.SIGKILL, 2, marks=pytest.mark.slow),
+                                               pytest.param("group-term", 143, 2, marks=pytest.mark.slow),
                                                pytest.param("term", 143, 1, marks=pytest.mark.slow),
                                                pytest.param("hup", 129, 1, marks=pytest.mark.slow)])
 def test_a_signal_ends_the_parent_and_its_workers_within_seconds(big_text, how, status, jobs):
@@ -123,7 +127,31 @@ def test_results_come_back_in_order_and_the_workers_end_with_the_pool():
     with WorkerPool(2, int) as pool:
         workers = [p.pid for p in multiprocessing.active_children()]
         assert list(pool.ordered(_slow_square, range(10))) == [i * i for i in range(10)]
+        assert list(pool.ordered(_slow_square, [])) == []
     assert not any(_alive(pid) for pid in workers)
+
+
+def _square_but_3(x: int) -> int:
+    if x == 3:
+        raise ValueError("no 3")  # at once: before the slower calls ahead of it are handed back
+    return _slow_square(x)
+
+
+def _cannot_start() -> None:
+    raise FileNotFoundError("model file not found: nope.pt")
+
+
+def test_a_calls_error_comes_back_in_its_turn_and_a_workers_set_up_error_at_once():
+    got = []
+    with pytest.raises(ValueError, match="no 3"):
+        with WorkerPool(2, int) as pool:
+            workers = [p.pid for p in multiprocessing.active_children()]
+            got.extend(pool.ordered(_square_but_3, range(10)))
+    assert got == [0, 1, 4] and not any(_alive(pid) for pid in workers)
+    with pytest.raises(FileNotFoundError, match="nope.pt"):  # as one job would say it (was: a broken pool)
+        with WorkerPool(2, _cannot_start):
+            pass
+    assert multiprocessing.active_children() == []
 
 
 CHILD = """

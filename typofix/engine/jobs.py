@@ -4,11 +4,13 @@ back their results in input order, so the output is exactly that of one process.
 Processes, not threads: the search is Python and numpy between model calls, and the GIL would serialise it.
 Workers are spawned (not forked): a parent that already opened onnxruntime sessions must not be copied.
 
-Workers live and die with their parent, whatever ends it. They ignore Ctrl-C (the terminal sends it to the whole
+Workers live and die with their parent, whatever ends it. They ignore Ctrl-C (a terminal sends it to the whole
 process group; the parent alone answers it, once) and, on Linux, the kernel kills them when the parent dies
 (prctl PR_SET_PDEATHSIG), even by SIGKILL; elsewhere a thread in each worker watches for it. In the parent,
-SIGINT, SIGTERM and SIGHUP stop the pool: the workers are killed, and `typofix.files.exits.Stopped` goes up to
-the command, which exits 128 + the signal's number.
+SIGINT, SIGTERM and SIGHUP stop the pool: its workers are killed, and `typofix.files.exits.Stopped` goes up to
+the command, which exits 128 + the signal's number. The parent talks to each worker over a pipe of its own and
+runs no thread: concurrent.futures' pool has a manager thread and queue feeders that a worker killed while
+sending its result leaves blocked for ever, and the interpreter waits for them at exit.
 """
 
 from __future__ import annotations
@@ -20,12 +22,10 @@ import signal
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
 from typofix.engine.results import Suggestion
@@ -34,6 +34,10 @@ from typofix.files.exits import Stopped
 
 STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended while it had work: killed (out of memory, a signal to it alone) or crashed."""
 
 
 @dataclass(frozen=True)
@@ -50,9 +54,11 @@ class CorrectorRecipe:
         return Corrector.load(self.model, settings=self.settings, user_words=self.user_words)
 
 
+# --- in a worker ------------------------------------------------------------------------------------------------
+
 def die_with_parent(parent: int) -> None:
     """Make this process end when process `parent` does: the kernel's parent-death signal on Linux, else a
-    thread that polls. (A worker left behind would wait on its queue forever, holding the parent's stdout.)"""
+    thread that polls. (A worker left behind would wait for work for ever, holding the parent's stdout.)"""
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -73,30 +79,59 @@ def _watch(parent: int) -> None:
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
-def _start_worker(parent: int, initializer: Callable, initargs: tuple) -> None:
+def _serve(connection: Connection, parent: int, initializer: Callable, initargs: tuple) -> None:
+    """A worker's life: set up, then run each (function, argument) received and send back ("ok", result) or
+    ("error", exception), until the parent closes the pipe."""
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C, for the whole pool
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
-    initializer(*initargs)
+    try:
+        initializer(*initargs)
+        ready = ("ok", None)
+    except Exception as err:
+        ready = ("error", _sendable(err))
+    try:
+        connection.send(ready)
+        while ready[0] == "ok":
+            function, argument = connection.recv()
+            try:
+                answer = ("ok", function(argument))
+            except Exception as err:
+                answer = ("error", _sendable(err))
+            connection.send(answer)
+    except (EOFError, OSError):  # the parent closed its end, or is gone: the work is over
+        return
 
+
+def _sendable(err: Exception) -> Exception:
+    """The exception itself if it pickles, else a RuntimeError that says what it was."""
+    import pickle
+
+    try:
+        pickle.dumps(err)
+        return err
+    except Exception:
+        return RuntimeError(f"{type(err).__name__}: {err}")
+
+
+# --- in the parent ----------------------------------------------------------------------------------------------
 
 class WorkerPool:
     """`jobs` spawned worker processes, each set up by `initializer(*initargs)`, that run calls and hand back
-    their results in the order they were asked for, with a bounded number in flight. A context manager: its
-    workers exist inside the `with` and never outlive it, nor the process.
+    their results in the order they were asked for, with at most `in_flight` x jobs calls under way or waiting
+    to be handed back. A context manager: its workers exist inside the `with` and never outlive it, nor the
+    process. An exception in a call is raised here, when its turn comes; a worker that dies raises WorkerDied.
 
-    In the main thread, SIGINT, SIGTERM and SIGHUP raise `Stopped` while the pool waits (for a result, or for
-    the next input: reading a terminal, say) and otherwise as soon as it waits again, never inside a submit or
-    while the caller writes its output; leaving the `with` by an exception kills the workers rather than wait
-    for them."""
+    In the main thread, SIGINT, SIGTERM and SIGHUP raise `Stopped` while the pool waits (for results, or for the
+    next input: reading a terminal, say), and otherwise as soon as it waits again, never while it sends work
+    or while the caller writes its output. Leaving the `with` by an exception kills the workers."""
 
     def __init__(self, jobs: int, initializer: Callable, initargs: tuple = (), in_flight: int = 2):
         if jobs < 2:
             raise ValueError(f"a pool needs at least 2 jobs, got {jobs}")
         self.jobs, self.in_flight = jobs, in_flight
         self._initializer, self._initargs = initializer, initargs
-        self._executor: ProcessPoolExecutor | None = None
-        self._workers: list[multiprocessing.Process] = []
+        self._workers: list[tuple[multiprocessing.Process, Connection]] = []
         self._handlers: dict[int, object] = {}
         self._signum: int | None = None  # a stop signal received
         self._waiting = False  # whether a stop signal may raise at once
@@ -105,7 +140,10 @@ class WorkerPool:
         self._install_handlers()
         try:
             self._start()
-            self._check()
+            for worker, connection in self._workers:
+                status, value = self._receive(worker, connection)  # set up, or the error that kept it from it
+                if status == "error":
+                    raise value
         except BaseException:
             self._close(kill=True)
             raise
@@ -115,32 +153,39 @@ class WorkerPool:
         self._close(kill=exc_type is not None)
 
     def _start(self) -> None:
-        """Spawn every worker now, with Ctrl-C blocked in this thread while they start: a worker inherits the
-        mask, so no Ctrl-C reaches it even before it sets SIGINT aside, and none prints a KeyboardInterrupt of its
-        own. (Here a signal blocked is only delayed: it is handled when the block ends.)"""
-        before = {p.pid for p in multiprocessing.active_children()}
-        block = hasattr(signal, "pthread_sigmask")
-        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else None
+        """Spawn every worker with Ctrl-C ignored, which a spawned process inherits (its signal mask it does not):
+        no Ctrl-C reaches a worker even before it sets SIGINT aside itself, and none prints a KeyboardInterrupt
+        of its own. Here SIGINT is blocked meanwhile, so one that comes is delayed, not lost."""
+        context = multiprocessing.get_context("spawn")
+        main = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
+        if main:
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker,
-                initargs=(os.getpid(), self._initializer, self._initargs))
-            for _ in range(self.jobs):  # each submit spawns a worker while none is idle
-                self._executor.submit(os.getpid)
+            for _ in range(self.jobs):
+                mine, theirs = context.Pipe()
+                worker = context.Process(target=_serve, args=(theirs, os.getpid(), self._initializer, self._initargs),
+                                         name="typofix-worker", daemon=True)
+                worker.start()
+                theirs.close()  # the worker's end is the worker's: its death is then an EOF here
+                self._workers.append((worker, mine))
         finally:
-            if block:
+            if main:
+                signal.signal(signal.SIGINT, handler)
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        self._workers = [p for p in multiprocessing.active_children() if p.pid not in before]
 
     def _close(self, kill: bool) -> None:
         try:
-            if self._executor is not None:
+            for worker, connection in self._workers:
                 if kill:
-                    for worker in self._workers:
-                        worker.kill()
-                    for worker in self._workers:
-                        worker.join(timeout=5)
-                self._executor.shutdown(wait=not kill, cancel_futures=True)
+                    worker.kill()
+                connection.close()  # a worker waiting for work ends on EOF
+            for worker, _ in self._workers:
+                worker.join(timeout=None if kill else 10)
+                if worker.is_alive():  # still busy after its last call: no reason to wait longer
+                    worker.kill()
+                    worker.join()
+            self._workers = []
         finally:
             self._restore_handlers()
 
@@ -180,36 +225,69 @@ class WorkerPool:
     # --- calls --------------------------------------------------------------------------------------------------
 
     def ordered(self, function: Callable, arguments: Iterable) -> Iterator:
-        """`function(argument)` for each argument, run by the workers, yielded in order; at most `in_flight` x
-        jobs calls in flight (bounded memory on an endless stream)."""
-        pending: deque[Future] = deque()
+        """`function(argument)` for each argument, run by the workers, yielded in order. A worker gets a call
+        only when it is idle, so neither side ever blocks sending to the other."""
         arguments = iter(arguments)
-        while True:
-            with self._stoppable():  # reading the input may wait on a terminal or a pipe
-                argument = next(arguments, _END)
-            if argument is _END:
-                break
-            pending.append(self._executor.submit(function, argument))
-            self._check()
-            if len(pending) >= self.in_flight * self.jobs:
-                yield self._result(pending.popleft())
-        while pending:
-            yield self._result(pending.popleft())
+        idle = list(range(len(self._workers)))
+        running: dict[int, int] = {}  # worker -> the number of its call
+        done: dict[int, object] = {}  # results that came before their turn
+        sent = turn = 0
+        more = True
+        while more or turn < sent:
+            while more and idle and sent - turn < self.in_flight * self.jobs:
+                with self._stoppable():  # reading the input may wait on a terminal or a pipe
+                    argument = next(arguments, _END)
+                if argument is _END:
+                    more = False
+                    break
+                worker = idle.pop()
+                try:
+                    self._workers[worker][1].send((function, argument))
+                except OSError:  # its end is closed: it died while idle
+                    self._died(self._workers[worker][0])
+                running[worker] = sent
+                sent += 1
+                self._check()
+            while turn in done:
+                status, value = done.pop(turn)
+                if status == "error":  # in its turn: what came before it has been handed back
+                    raise value
+                yield value
+                turn += 1
+            if turn < sent and turn not in done:
+                for worker in self._ready(list(running)):
+                    done[running.pop(worker)] = self._receive(*self._workers[worker])
+                    idle.append(worker)
 
-    def _result(self, future: Future):
+    def _ready(self, busy: list[int]) -> list[int]:
+        """The busy workers that have an answer (or have died), waiting for one at least."""
+        connections = {self._workers[i][1]: i for i in busy}
+        sentinels = {self._workers[i][0].sentinel: i for i in busy}
+        with self._stoppable():
+            ready = wait([*connections, *sentinels])
+        return sorted({connections.get(r, sentinels.get(r)) for r in ready})
+
+    def _receive(self, worker: multiprocessing.Process, connection: Connection) -> tuple[str, object]:
+        """A worker's answer: ("ok", result) or ("error", exception)."""
         try:
             with self._stoppable():
-                return future.result()
-        except BrokenProcessPool:
-            # A worker was killed. When a signal to the whole group killed it, ours comes at the same moment:
-            # give it time to arrive, and stop by it rather than report a broken pool.
-            with self._stoppable():
-                time.sleep(0.5)
-            raise BrokenProcessPool("a --jobs worker process died (killed, or out of memory)") from None
+                return connection.recv()
+        except (EOFError, OSError):
+            self._died(worker)
+
+    def _died(self, worker: multiprocessing.Process):
+        """Raise WorkerDied; or Stopped, when the worker was killed by a signal to the whole process group, as
+        ours comes at the same moment: it is given time to arrive."""
+        with self._stoppable():
+            time.sleep(0.5)
+        worker.join(timeout=1)
+        raise WorkerDied(f"a --jobs worker process died (exit status {worker.exitcode}: killed, or out of memory)")
 
 
 _END = object()
 
+
+# --- a pool of correctors ---------------------------------------------------------------------------------------
 
 _worker_corrector = None  # one per worker process, built by `_load_corrector`
 
@@ -235,7 +313,8 @@ class CorrectorPool(WorkerPool):
         super().__init__(jobs, _load_corrector, (recipe,))
 
     def correct_many(self, batches: Iterable[list[str]]) -> Iterator[list[str]]:
-        """`Corrector.correct_many` of each batch, in order, with at most 2 x jobs batches in flight."""
+        """`Corrector.correct_many` of each batch, in order, with at most 2 x jobs batches in flight (bounded
+        memory on an endless stream)."""
         return self.ordered(_correct_many, batches)
 
     def suggest_many(self, batches: Iterable[list[str]], k: int, with_typo: bool = False
