@@ -14,7 +14,8 @@ import pytest
 from conftest import TYPOS, random_checkpoint, word_batch
 from typofix.engine.corrector import Corrector, ModelError, load_stepper
 from typofix.engine.onnx_stepper import OnnxStepper, read_embeddings
-from typofix.engine.search import LexiconConstraint, beam_search, forced_log_probs
+from typofix.engine.scoring import forced_log_probs
+from typofix.engine.search import LexiconConstraint, beam_search
 from typofix.files.modelfile import bundled_model_path, bundled_onnx_path
 from typofix.nn.checkpoint import build_model, read_checkpoint
 from typofix.nn.model import ATTENTION_KINDS

@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from typofix.engine.scoring import Hypothesis, length_normalised
-from typofix.engine.scoring import forced_log_probs  # noqa: F401  (typofix.training.export imports it from here)
 from typofix.engine.stepper import Arrays, Stepper
 from typofix.words.indexcache import cached
 from typofix.words.lexicon import Lexicon, PrefixTrie

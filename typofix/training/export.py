@@ -205,7 +205,7 @@ def check_onnx(path: str | Path, model: Seq2Seq, vocab: Vocab, tolerance: float)
     """Raise ModelError unless the .onnxz at `path` loads, its per-step log-probabilities of CHECK_WORDS (each
     forced to write itself) are within `tolerance` of the torch model's, and so are its stored embeddings."""
     from typofix.engine.onnx_stepper import OnnxStepper, read_embeddings
-    from typofix.engine.search import forced_log_probs
+    from typofix.engine.scoring import forced_log_probs
     from typofix.nn.torch_stepper import TorchStepper
 
     onnx_stepper, _ = OnnxStepper.load(path)
