@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose ../shared/eval/informal
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-spark test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -34,6 +34,12 @@ test: $(STAMP) ## run the fast test suite (installs first if needed)
 
 test-all: $(STAMP) ## run every test, the slow ones too
 	$(BIN)/python -m pytest -q -m ''
+
+# Java for Spark: Debian's JRE (pyspark 4 needs Java 17 or later) where no java is on PATH.
+test-spark: $(STAMP) ## install Java (Debian's JRE) if missing and the spark extra, then run the Spark tests on local[2]
+	command -v java >/dev/null || (apt-get update -q && apt-get install -y -q default-jre-headless)
+	$(BIN)/python -m pip install -q -e '.[spark]'
+	$(BIN)/python -m pytest -q -m spark tests/test_spark.py
 
 CHROMIUM := /usr/bin/chromium
 
