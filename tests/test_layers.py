@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "typofix"
 # In import order: a layer may import the layers before it, never those after it.
 LAYERS = ("files", "words", "nn", "engine", "insight", "training", "apps")
-TOP_LEVEL = {"typofix": None, "typofix.__main__": "apps"}  # the public surface (lazy) and `python -m typofix`
+# The public surface (lazy), `python -m typofix`, and `typofix.spark`: the short public name of the Spark front
+# door, typofix.apps.spark, and so part of apps.
+TOP_LEVEL = {"typofix": None, "typofix.__main__": "apps", "typofix.spark": "apps"}
 
 
 def module_name(path: Path) -> str:
