@@ -82,13 +82,18 @@ def one_line(error: BaseException | str) -> str:
     return type(error).__name__
 
 
+def message(prog: str, error: BaseException | str, label: str = "error") -> str:
+    """`PROG: LABEL: MESSAGE` (no label: `PROG: MESSAGE`), the one line of the exit policy."""
+    return f"{prog}: {label}: {one_line(error)}" if label else f"{prog}: {one_line(error)}"
+
+
 def fail(prog: str, error: BaseException | str, code: int, label: str = "error") -> int:
-    """Write `PROG: LABEL: MESSAGE` (no label: `PROG: MESSAGE`) to stderr and return `code`."""
-    message = f"{prog}: {label}: {one_line(error)}" if label else f"{prog}: {one_line(error)}"
+    """Write `message(prog, error, label)` to stderr and return `code`."""
+    line = message(prog, error, label)
     # The message may echo the user's input (a lone surrogate from argv, say): escape what stderr cannot encode
     # rather than fail while reporting the failure.
     encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
-    print(message.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
+    print(line.encode(encoding, "backslashreplace").decode(encoding), file=sys.stderr)
     return code
 
 

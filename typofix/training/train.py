@@ -54,6 +54,9 @@ class TrainingStopped(RuntimeError):
 
 
 _began = False  # whether this process has started fitting: what a stop outside the training loop says
+# Whether `main` (typofix-train's command line) runs in this process. Not in a sweep's job that a launcher runs in a
+# process of its own (submitit): there errors go back to the launching command (typofix.training.sweep).
+_command_line = False
 
 
 def _interrupted(signum: int) -> str:
@@ -248,6 +251,21 @@ def resume_command(trainer) -> str:
 
 @hydra.main(version_base="1.3", config_path=CONFIG_PATH, config_name="train")
 def _hydra_main(cfg: DictConfig) -> None:
+    # Only a call: a launcher that runs jobs in processes of their own (submitit) pickles this function by value
+    # (its module-level name is hydra.main's wrapper), with this module's globals as they were when it was sent.
+    _task(cfg)
+
+
+def _task(cfg: DictConfig) -> None:
+    """One run: of the command line, or a job of a sweep."""
+    if not _command_line:  # a sweep's job in a process of its own, where main() did not run: as main() does
+        _quiet_third_party()
+        with exits.stop_on(signal.SIGINT, signal.SIGTERM):  # submitit's own handler would ignore SIGTERM
+            return _run(cfg)  # (a stop is reported there, as any error)
+    _run(cfg)
+
+
+def _run(cfg: DictConfig) -> None:
     _route_logs()
     hydra_cfg = HydraConfig.get()
     run_dir = Path(hydra_cfg.runtime.output_dir)
@@ -320,6 +338,10 @@ def _fail(err: BaseException, status: int, label: str = "error") -> None:
         rank = rank_zero_only.rank
     if rank == 0:  # under DDP every process gets the error; say it once
         exits.fail("typofix-train", err, status, label)
+    if not _command_line:  # a sweep's job in a process of its own: the launching command says it and exits
+        from typofix.training.sweep import JobFailed
+
+        raise JobFailed(exits.message("typofix-train", err, label)) from None
     sys.exit(status)
 
 
@@ -441,12 +463,18 @@ def compose_checked(overrides: list[str], multirun: bool = False) -> DictConfig:
 def main() -> None:
     """Console script `typofix-train`. SIGINT and SIGTERM stop it at once with one line and the signal's status,
     until training takes over (`fit`: a stop at a safe point, with a checkpoint)."""
+    global _command_line
+    _command_line = True
     _quiet_third_party()
     with exits.stop_on(signal.SIGINT, signal.SIGTERM):
         try:
             _main()
         except exits.Stopped as stop:
-            _fail(_interrupted(stop.signum), exits.signal_status(stop.signum), label="")
+            from typofix.training.sweep import stop_jobs
+
+            jobs = stop_jobs()  # a sweep whose jobs run elsewhere: they never began training in this process
+            _fail(f"stopped by {exits.signal_name(stop.signum)}; {jobs}" if jobs else _interrupted(stop.signum),
+                  exits.signal_status(stop.signum), label="")
 
 
 def _main() -> None:
@@ -468,8 +496,32 @@ def _main() -> None:
         if run is not None and own_folder and _launching_process():
             keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
         sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a not in args.overrides), *overrides]
-    _hydra_main()
+    if args.multirun and not informational:
+        _sweep()
+    else:
+        _hydra_main()
+
+
+def _sweep() -> None:
+    """Run a sweep (-m), its errors in one line: a job's, raised in its own process where a launcher runs it
+    elsewhere (typofix.training.sweep.JobFailed), or the launcher's own (no SLURM on this machine, say)."""
+    from typofix.training.sweep import JobFailed
+
+    os.environ["HYDRA_FULL_ERROR"] = "1"  # Hydra raises them up to here rather than printing their tracebacks
+    try:
+        _hydra_main()
+    except JobFailed as err:  # already the line; Hydra has said which job's overrides
+        print(err, file=sys.stderr)
+        sys.exit(exits.MODEL_ERROR)
+    except Exception as err:
+        if os.environ.get("TYPOFIX_DEBUG"):
+            raise
+        _fail(err, exits.MODEL_ERROR)
 
 
 if __name__ == "__main__":
-    main()
+    # `python -m typofix.training.train` (torchrun) runs the importable module's main, not this __main__ copy's: a
+    # sweep's launcher sends the task to its jobs by reference to typofix.training.train, whose state must be this run's.
+    from typofix.training.train import main as command
+
+    command()
