@@ -60,12 +60,16 @@ class Candidates:
         for start in range(0, len(typos), 1024):
             traces.update(corrector.trace(typos[start:start + 1024]))
         record = Record(traces, typos)  # the tuner's flat arrays of the same traces
+        groups = [record.words[a:b] for a, b in zip(record.start[:-1], record.start[1:])]
+        # How far each candidate sounds from its typo (the phone channel), where the corrector has one.
+        phones = corrector.sounds.distances(typos, groups) if corrector.sounds is not None else None
         self.words, self.features, self.is_typo = {}, {}, {}
         for i, typo in enumerate(typos):
             a, b = record.start[i], record.start[i + 1]
             self.words[typo] = record.words[a:b]
             self.features[typo] = features(typo, record.words[a:b], record.log_prob[a:b], record.steps[a:b],
-                                           record.prior[a:b], record.edits[a:b], alpha)
+                                           record.prior[a:b], record.edits[a:b], alpha,
+                                           phones[a:b] if phones is not None else None)
             self.is_typo[typo] = record.keep[a:b]
 
 

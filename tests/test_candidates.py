@@ -48,7 +48,7 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
     from typofix.words.distance import osa_distance
 
     # Every word gets the wide pass, where two-edit candidates join; no sound-alikes (the test below).
-    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0)
+    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, phone_candidates=0)
     plain = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=0))
     more = Corrector.load(tiny_ckpt, settings=wide.with_(two_edit_candidates=3))
     lexicon = more.lexicon
@@ -62,7 +62,7 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
 def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt):
     from typofix.words.distance import osa_distance
 
-    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, shortlist=0)  # every word: the wide pass alone adds
+    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, phone_candidates=0, shortlist=0)  # the wide pass alone adds
     none = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=0, two_edit_candidates=3))
     some = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=4, two_edit_candidates=3))
     every = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=10**6, two_edit_candidates=3))
@@ -83,7 +83,7 @@ def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt
 
 
 def test_the_wide_pass_takes_the_best_sound_alikes_the_edit_indexes_miss(tiny_ckpt):
-    wide = SMALL.with_(wide_margin=1e9)  # every word gets the wide pass, where sound candidates join
+    wide = SMALL.with_(wide_margin=1e9, phone_candidates=0)  # every word gets the wide pass, where sound candidates join
     without = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=0))
     with_them = Corrector.load(tiny_ckpt, settings=wide.with_(sound_candidates=10))
     found = {s.word for s in with_them.suggest("simerly", 10_000)}

@@ -14,8 +14,8 @@ import pytest
 
 from bench import fit_rerank
 from typofix.engine.corrector import Corrector
-from typofix.engine.ranking import (FEATURES, Candidate, FittedScorer, Ranker, channel_score, features, features_many,
-                                    rerank, table_path, usage_frequencies)
+from typofix.engine.ranking import (FEATURES, PHONE_FEATURES, Candidate, FittedScorer, Ranker, channel_score,
+                                    features, features_many, rerank, table_path, usage_frequencies)
 from typofix.engine.scoring import Hypothesis
 from typofix.engine.settings import DecodingSettings
 from typofix.words.distance import osa_distance
@@ -225,9 +225,25 @@ def test_the_presets_tables_differ():
 
 
 def test_a_table_without_every_feature_is_refused(tmp_path):
-    table = {"alpha": 1.75, "weights": dict.fromkeys(FEATURES[:-1], 1.0)}
+    table = {"alpha": 1.75, "weights": dict.fromkeys(FEATURES[1:], 1.0)}
     with pytest.raises(ValueError, match="not a fitted scorer table"):
         FittedScorer.from_table(table)
+    unknown = {"alpha": 1.75, "weights": dict.fromkeys(FEATURES + ("loudness",), 1.0)}
+    with pytest.raises(ValueError, match="not a fitted scorer table"):
+        FittedScorer.from_table(unknown)
+
+
+def test_a_table_fitted_before_the_phone_features_weighs_them_zero():
+    """A table without the phone channel's features (fitted before they existed) loads and never asks how a
+    word sounds; one that weighs them does."""
+    old = FittedScorer.from_table({"alpha": 1.75, "weights": {f: 1.0 for f in FEATURES if f not in PHONE_FEATURES}})
+    assert not old.uses_phones
+    assert all(old.weights[FEATURES.index(f)] == 0.0 for f in PHONE_FEATURES)
+    new = FittedScorer.from_table({"alpha": 1.75, "weights": dict.fromkeys(FEATURES, 1.0)})
+    assert new.uses_phones
+
+
+def test_an_unreadable_table_is_refused(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("{not json")
     with pytest.raises(ValueError, match="cannot read the fitted scorer table"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from typofix.engine.settings import DecodingSettings
+from typofix.engine.sounds import Sounds
 from typofix.words.distance import osa_distance
 from typofix.words.indexcache import cached
 from typofix.words.lexicon import Lexicon
@@ -26,8 +27,8 @@ TWO_EDIT_WORDS = 40_000
 class Neighbours:
     """The lexicon words near a typo, for the cheap and the wide pass, as `settings` asks for them."""
 
-    def __init__(self, lexicon: Lexicon, settings: DecodingSettings):
-        self.lexicon, self.settings = lexicon, settings
+    def __init__(self, lexicon: Lexicon, settings: DecodingSettings, sounds: Sounds | None = None):
+        self.lexicon, self.settings, self.sounds = lexicon, settings, sounds
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
@@ -51,8 +52,9 @@ class Neighbours:
         frequent lexicon words one edit away (None: all of them; `one_edit`: those words, most frequent first,
         where the caller has them), the `two_edit_candidates` most frequent two away (on birkbeck-dev, the 5
         most frequent bring the whole gain of taking all ~40 at an eighth of the cost), and the
-        `sound_candidates` that sound most like it (any distance: the misspellings written by sound). The
-        two-edit and sound-alike words are never one edit away, whatever the limit."""
+        `sound_candidates` that sound most like it by their sound codes and the `phone_candidates` said most
+        like it as phones (any distance: the misspellings written by sound). The two-edit and sound-alike words
+        are never one edit away, whatever the limit."""
         s = self.settings
         if one_edit is None:
             one_edit = self.one_edit(words)
@@ -72,6 +74,12 @@ class Neighbours:
                                                [near[i] for i in unlisted])
             for i, sounds in zip(unlisted, alike):
                 found[i].update((w, osa_distance(words[i], w)) for w in sounds)
+        if s.phone_candidates and self.sounds is not None:
+            # The same rule: words said like the typo, for spellings the word list lacks.
+            unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
+            said = self.sounds.alike([words[i] for i in unlisted], s.phone_candidates, [near[i] for i in unlisted])
+            for i, alike_words in zip(unlisted, said):
+                found[i].update((w, osa_distance(words[i], w)) for w in alike_words if w not in found[i])
         return found
 
     @property

@@ -19,6 +19,7 @@ from typofix.engine.ranking import FittedScorer, Ranker, table_path
 from typofix.engine.results import Correction, Suggestion, Trace
 from typofix.engine.search import LexiconConstraint
 from typofix.engine.settings import DecodingSettings
+from typofix.engine.sounds import Sounds
 from typofix.engine.stepper import Stepper, load_stepper
 from typofix.files.modelfile import ModelError
 from typofix.words.context import BigramModel
@@ -63,7 +64,13 @@ class Corrector:
                                              settings.prior_weight) if self.lexicon is not None else None)
         self.scorer = FittedScorer.load(table_path(settings.rerank_table)) if settings.scorer == "fitted" else None
         self.neighbours = Neighbours(self.lexicon, settings) if self.lexicon is not None else None
-        ranker = (Ranker(self.lexicon, settings, self.scorer if stepper is not None else None)
+        # The phone channel, where the wide pass or the scorer asks how words sound (never without a network).
+        hears = settings.phone_candidates or (self.scorer is not None and self.scorer.uses_phones)
+        self.sounds = (Sounds(self.lexicon, self.neighbours.by_frequency)
+                       if self.lexicon is not None and stepper is not None and hears else None)
+        if self.neighbours is not None:
+            self.neighbours.sounds = self.sounds
+        ranker = (Ranker(self.lexicon, settings, self.scorer if stepper is not None else None, self.sounds)
                   if self.lexicon is not None else None)
         self.passes = Passes(stepper, vocab, self.lexicon, settings, self.constraint, self.neighbours, ranker,
                              batch_size)

@@ -23,7 +23,9 @@ weights), and the weights maximise it. The features say what the hand channel sa
   close to others');
 * how often today's English uses the word: its Zipf frequency from wordfreq (`data/usage.tsv.gz`, built by
   `data/build_usage.py`; 0 for a word wordfreq lacks), beside the log prior's Google Books counts, which
-  are formal and old (`pome`, `propylene`).
+  are formal and old (`pome`, `propylene`);
+* how far apart they sound as phones (`typofix.engine.sounds`): the weighted phone distance between the typo
+  as the letter-to-phone model hears it and the word as CMUdict says it, and whether that distance is 0.
 
 The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
 never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
@@ -55,7 +57,11 @@ from typofix.words.phonetic import sound_codes
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
-            "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage")
+            "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage",
+            "phone_distance", "same_phones")
+# The phone channel's features (`typofix.engine.sounds`): a table that weighs them 0, or lacks them (one fitted
+# before they existed), never asks for a pronunciation.
+PHONE_FEATURES = ("phone_distance", "same_phones")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
 
 
@@ -102,15 +108,17 @@ def table_path(name: str = "rerank.json") -> Path:
 
 
 def features(typo: str, words: list[str], log_probs: np.ndarray, steps: np.ndarray, log_priors: np.ndarray,
-             edits: np.ndarray, alpha: float) -> np.ndarray:
+             edits: np.ndarray, alpha: float, phone_distances: np.ndarray | None = None) -> np.ndarray:
     """The (N, len(FEATURES)) features of `words` as corrections of `typo`: their model log-probabilities
-    (EOS included) and decoder steps, log priors and edit distances from the typo, all (N,). The typo may be
-    among `words` (the confidence rule weighs it); it is never the model's favourite correction."""
-    return features_many([typo], [words], log_probs, steps, log_priors, edits, alpha)
+    (EOS included) and decoder steps, log priors, edit distances and phone distances from the typo, all (N,).
+    The typo may be among `words` (the confidence rule weighs it); it is never the model's favourite
+    correction. Without `phone_distances` the phone features are 0 (a table that does not weigh them)."""
+    return features_many([typo], [words], log_probs, steps, log_priors, edits, alpha, phone_distances)
 
 
 def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarray, steps: np.ndarray,
-                  log_priors: np.ndarray, edits: np.ndarray, alpha: float) -> np.ndarray:
+                  log_priors: np.ndarray, edits: np.ndarray, alpha: float,
+                  phone_distances: np.ndarray | None = None) -> np.ndarray:
     """`features` of many typos at once: `words[i]` are typo i's candidates, and the numbers (M,) run over all
     of them, typo by typo; returns (M, F) in the same order. The string measures are one rapidfuzz call each
     for all M pairs: a call per typo, let alone per pair, cost a fifth of the fast preset's time."""
@@ -151,6 +159,8 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     out[hits[first], 16] = 1.0
     usage = usage_frequencies()
     out[:, 17] = [usage.get(w, 0.0) for w in flat]
+    out[:, 18] = phone_distances if phone_distances is not None else 0.0
+    out[:, 19] = phone_distances == 0 if phone_distances is not None else 0.0
     return out
 
 
@@ -191,9 +201,15 @@ class FittedScorer:
     @classmethod
     def from_table(cls, table: dict) -> "FittedScorer":
         weights = table.get("weights", {})
-        if set(weights) != set(FEATURES) or "alpha" not in table:
+        needed = set(FEATURES) - set(PHONE_FEATURES)
+        if not needed <= set(weights) or not set(weights) <= set(FEATURES) or "alpha" not in table:
             raise ValueError(f"not a fitted scorer table: expected an alpha and weights for {', '.join(FEATURES)}")
-        return cls(np.array([float(weights[name]) for name in FEATURES]), float(table["alpha"]))
+        return cls(np.array([float(weights.get(name, 0.0)) for name in FEATURES]), float(table["alpha"]))
+
+    @property
+    def uses_phones(self) -> bool:
+        """Whether scoring needs pronunciations (the phone features weigh something)."""
+        return any(self.weights[FEATURES.index(name)] for name in PHONE_FEATURES)
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> "FittedScorer":
@@ -201,12 +217,12 @@ class FittedScorer:
         return _load(str(path or table_path()))
 
     def scores_many(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors,
-                    edits) -> np.ndarray:
+                    edits, phone_distances=None) -> np.ndarray:
         """(M,) scores of each typo's candidates `words[i]` as its corrections, all typos at once; higher is
         better (see `features_many`)."""
         array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
         return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
-                             self.alpha) @ self.weights
+                             self.alpha, phone_distances) @ self.weights
 
 
 @lru_cache(maxsize=4)
@@ -229,10 +245,13 @@ class Candidate:
 
 class Ranker:
     """Ranks each typo's scored outputs: by `scorer`, the fitted scorer, or where it is None (`scorer="hand"`,
-    or no network: no model score to weigh) by the hand-set noisy channel with `settings`' weights."""
+    or no network: no model score to weigh) by the hand-set noisy channel with `settings`' weights. `sounds`:
+    the phone channel, which a scorer that weighs the phone features needs."""
 
-    def __init__(self, lexicon: Lexicon, settings: DecodingSettings, scorer: FittedScorer | None):
-        self.lexicon, self.settings, self.scorer = lexicon, settings, scorer
+    def __init__(self, lexicon: Lexicon, settings: DecodingSettings, scorer: FittedScorer | None, sounds=None):
+        if scorer is not None and scorer.uses_phones and sounds is None:
+            raise ValueError("this fitted scorer weighs how words sound: it needs the phone channel")
+        self.lexicon, self.settings, self.scorer, self.sounds = lexicon, settings, scorer, sounds
 
     def rank_many(self, typos: list[str], candidates: list[dict[str, Hypothesis]],
                   edits: list[dict[str, int]]) -> list[list[Candidate]]:
@@ -250,9 +269,10 @@ class Ranker:
             flat = [w for group in words for w in group]
             distances = [near[w] if near.get(w) is not None else osa_distance(typo, w)
                          for typo, near, group in zip(typos, edits, words) for w in group]
+            phones = self.sounds.distances(typos, words) if self.scorer.uses_phones else None
             scores = self.scorer.scores_many(
                 typos, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
-                [self.lexicon.log_prior(w) for w in flat], distances).tolist()
+                [self.lexicon.log_prior(w) for w in flat], distances, phones).tolist()
             ranked, start = [], 0
             for group in words:
                 ranked.append([Candidate(w, score, h.attn) for w, h, score in

@@ -107,6 +107,8 @@ class DecodingSettings:
     two_edit_candidates: int = knob(3, "the N most frequent words two edits away join the wide search", "N", low=0)
     sound_candidates: int = knob(10, "the N words that sound most like the typo (Metaphone, Soundex) join the wide "
                                  "search", "N", low=0)
+    phone_candidates: int = knob(10, "the N listed words said most like the typo (the letter-to-phone model's "
+                                 "pronunciation, within two phone edits) join the wide search", "N", low=0)
     prune: bool = knob(True)  # stop the wide beam's hypotheses that can no longer beat the cheap answer
     # Context in text (`typofix.words.context`): weight of the neighbours' evidence (0: off) and its interpolation.
     context_weight: float = knob(1.0, "weight of the neighbouring words' evidence (word bigrams) in text; 0 is "
@@ -176,9 +178,10 @@ PRESETS: dict[str, DecodingSettings] = {
     # The hand-set noisy channel with the values `bench.tune_decoding` chose for it (the default before the
     # fitted scorer); `bench.network_value` compares networks by it.
     "hand": DecodingSettings(scorer="hand", min_confidence=-0.5, wide_margin=0.7, wide_min_edits=3, context_weight=0.3,
-                             sound_candidates=3),
+                             sound_candidates=3, phone_candidates=0),
     # Speed first: the smaller bundled model with its own fitted table, no greedy decode (with this model it cost
     # top-1), a narrower cheap pass and sound-alikes alone in the wide pass. Figures: docs/tuning.md.
     "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,
-                             greedy=False, shortlist=3, wide_margin=6.0, two_edit_candidates=0, sound_candidates=3),
+                             greedy=False, shortlist=3, wide_margin=6.0, two_edit_candidates=0, sound_candidates=3,
+                             phone_candidates=0),
 }

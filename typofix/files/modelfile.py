@@ -17,7 +17,8 @@ class ModelError(Exception):
     """A model file that is missing, unreadable or not a typofix model; the message is one line naming it."""
 
 
-BUNDLED = ("default", "fast")  # the bundled models: the default preset's, and the fast preset's smaller one
+BUNDLED = ("default", "fast")  # the bundled correctors: the default preset's, and the fast preset's smaller one
+PRONOUNCER = "g2p"  # the bundled letter-to-phone model (`typofix pronounce`, the phone channel): int8 ONNX only
 
 
 def bundled_model_path(name: str = "default") -> Path:
@@ -47,15 +48,15 @@ def check_file(path: Path) -> None:
 
 def resolve_model(path: str | Path | None = None, preset: str = "default", onnx: bool = True) -> Path:
     """The model file to run: `path` when one is given (checked to be a file), else the bundled model of
-    `preset` ("default" or "fast"): its int8 ONNX export where `onnx` is allowed (a CPU run) and onnxruntime is
+    `preset` ("default" or "fast", or "g2p" for the letter-to-phone model): its int8 ONNX export where `onnx` is allowed (a CPU run) and onnxruntime is
     installed, else its float ONNX export, else its torch export. Every front door (correct, check, the Ispell
     pipe, serve, the plots) resolves its model here, so they all run the same file and rank the same way."""
     if path is not None:
         path = Path(path)
         check_file(path)
         return path
-    if preset not in BUNDLED:
-        raise ModelError(f"no bundled model {preset!r}; the bundled ones are {', '.join(BUNDLED)}")
+    if preset not in BUNDLED + (PRONOUNCER,):
+        raise ModelError(f"no bundled model {preset!r}; the bundled ones are {', '.join(BUNDLED + (PRONOUNCER,))}")
     if onnx and importlib.util.find_spec("onnxruntime") is not None:
         for candidate in (bundled_int8_path(preset), bundled_onnx_path(preset)):
             if candidate.is_file():

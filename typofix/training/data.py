@@ -23,13 +23,13 @@ from typofix.files.packagedata import packaged
 from typofix.training.config_schema import (SOME_POSITIVE, Agree, Count, Fraction, Names, NonNegative, OneOf,
                                             OptionalPath, Positive, Probabilities, Seed, Share, Text,
                                             check_arguments)
-from typofix.training.noise import CHANNELS, CONFUSION_GROUPS, KEYBOARD_KINDS, TypoGenerator
+from typofix.training.noise import CHANNELS, CONFUSION_GROUPS, KEYBOARD_KINDS, SOUND_KINDS, TypoGenerator
 from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
 
 DEFAULT_DEV_SETS = {"norvig": "norvig-testset1.tsv", "birkbeck": "birkbeck-dev.tsv"}
 
 # Relative weights of the hand-set channel's kinds of error (noise.DEFAULT_WEIGHTS when None).
-TypoWeights = Annotated[Mapping[str, NonNegative] | None, Names(KEYBOARD_KINDS + CONFUSION_GROUPS), SOME_POSITIVE]
+TypoWeights = Annotated[Mapping[str, NonNegative] | None, Names(KEYBOARD_KINDS + CONFUSION_GROUPS + SOUND_KINDS), SOME_POSITIVE]
 # Validation sets: name -> a misspelling file (a path, or a file of data/eval/); null drops a set.
 DevSets = Mapping[str, Text | None] | None
 
@@ -149,7 +149,7 @@ class LengthBucketSampler(Sampler):
         table = self.dataset.word_table(self.epoch)
         lengths = [len(self.dataset.words[w]) for w in table]
         batches = length_buckets(lengths, self.batch_size, random.Random(f"{self.seed}/batches/{self.epoch}"))
-        rank, world = _rank_and_world()
+        rank, world = rank_and_world()
         usable = len(batches) - len(batches) % world  # equal batch counts per process, or DDP hangs
         return batches[rank:usable:world]
 
@@ -159,7 +159,7 @@ class LengthBucketSampler(Sampler):
             yield [(self.epoch, i) for i in batch]
 
     def __len__(self) -> int:
-        _, world = _rank_and_world()
+        _, world = rank_and_world()
         return (-(-self.dataset.epoch_size // self.batch_size)) // world
 
 
@@ -196,7 +196,8 @@ class ResumableLoader(DataLoader):
         self._resume = (state["epoch"], state["batches"])
 
 
-def _rank_and_world() -> tuple[int, int]:
+def rank_and_world() -> tuple[int, int]:
+    """(this process's rank, the number of processes): (0, 1) outside DDP."""
     if torch.distributed.is_available() and torch.distributed.is_initialized():
         return torch.distributed.get_rank(), torch.distributed.get_world_size()
     return 0, 1

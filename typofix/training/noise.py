@@ -23,6 +23,7 @@ import random
 from dataclasses import dataclass, field
 
 from typofix.training.channel import FittedChannel
+from typofix.training.respelling import SoundRespelling
 
 # --- keyboard geometry ------------------------------------------------------------------------------------
 # Rows of a QWERTY keyboard with their horizontal stagger (in key widths); neighbours are keys whose centres
@@ -108,6 +109,8 @@ CONFUSIONS += tuple(("double_single", c, c + c, 0.5) for c in CONSONANTS if c no
 
 KEYBOARD_KINDS = ("substitution", "insertion", "omission", "transposition", "doubling")
 CONFUSION_GROUPS = tuple(dict.fromkeys(group for group, *_ in CONFUSIONS))
+# Whole sounds respelt from the word's pronunciation (typofix.training.respelling): off unless weighted.
+SOUND_KINDS = (SoundRespelling.kind,)
 
 
 @dataclass(frozen=True)
@@ -152,9 +155,10 @@ class HandSetChannel:
 
     def __init__(self, weights: dict[str, float] | None = None, edit_count_probs=(0.45, 0.3, 0.15, 0.1)):
         self.weights = dict(DEFAULT_WEIGHTS if weights is None else weights)
-        unknown = set(self.weights) - set(KEYBOARD_KINDS) - set(CONFUSION_GROUPS)
+        unknown = set(self.weights) - set(KEYBOARD_KINDS) - set(CONFUSION_GROUPS) - set(SOUND_KINDS)
         if unknown:
-            raise ValueError(f"unknown typo kinds {sorted(unknown)}; known: {list(KEYBOARD_KINDS + CONFUSION_GROUPS)}")
+            raise ValueError(f"unknown typo kinds {sorted(unknown)}; "
+                             f"known: {list(KEYBOARD_KINDS + CONFUSION_GROUPS + SOUND_KINDS)}")
         if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
             raise ValueError("typo weights must be >= 0 with at least one positive")
         if not edit_count_probs or any(p < 0 for p in edit_count_probs) or sum(edit_count_probs) <= 0:
@@ -162,6 +166,8 @@ class HandSetChannel:
         self.edit_count_probs = tuple(edit_count_probs)
         self.kinds = tuple(k for k, w in self.weights.items() if w > 0)
         self.kind_weights = tuple(self.weights[k] for k in self.kinds)
+        # CMUdict is read only by a channel that respells.
+        self.respelling = SoundRespelling() if self.weights.get(SoundRespelling.kind, 0) > 0 else None
         self._rules_by_group: dict[str, list[tuple[str, str, float]]] = {}
         for group, pattern, replacement, weight in CONFUSIONS:
             self._rules_by_group.setdefault(group, []).append((pattern, replacement, weight))
@@ -171,6 +177,8 @@ class HandSetChannel:
         not fit."""
         if kind in KEYBOARD_KINDS:
             return self._keyboard(kind, text, free, rng)
+        if kind == SoundRespelling.kind:
+            return self.respelling.propose(text, free, rng)
         matches = []
         for pattern, replacement, weight in self._rules_by_group[kind]:
             for start in _find_all(text, pattern):
