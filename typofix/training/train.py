@@ -260,6 +260,11 @@ def _task(cfg: DictConfig) -> None:
     """One run: of the command line, or a job of a sweep."""
     if not _command_line:  # a sweep's job in a process of its own, where main() did not run: as main() does
         _quiet_third_party()
+        if hasattr(signal, "SIGUSR2"):
+            # submitit has SLURM send SIGUSR2 hydra.launcher.signal_delay_s before the time limit (and on
+            # preemption) to requeue the job from its start, over its own run folder; a run resumes from its
+            # checkpoint instead, so SIGUSR2 stops it as SIGTERM does.
+            signal.signal(signal.SIGUSR2, lambda signum, frame: signal.raise_signal(signal.SIGTERM))
         with exits.stop_on(signal.SIGINT, signal.SIGTERM):  # submitit's own handler would ignore SIGTERM
             return _run(cfg)  # (a stop is reported there, as any error)
     _run(cfg)
