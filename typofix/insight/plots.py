@@ -31,18 +31,22 @@ COLORBAR_INCHES = 0.9  # the attention scale beside the matrices, with its label
 INPUT_TITLE = "input: the typo's characters"
 OUTPUT_TITLE = "output: the characters written"
 WEIGHT_TITLE = "attention weight"
+AXIS_TITLES = (INPUT_TITLE, OUTPUT_TITLE)
+PHONE_AXIS_TITLES = ("input: the word's letters", "output: the phones written (ARPAbet)")  # letters to phones
 
 
 class Alignment(NamedTuple):
     """One word's attention picture: the input and output labels, weights (len(out), len(src)), and the
     input spans to mark as the typo: (start, end) outlines columns start..end-1, start == end marks the gap
-    before column start (characters missing there)."""
+    before column start (characters missing there). `axis_titles`: the input's and the output's (the letter-to-
+    phone model's are PHONE_AXIS_TITLES)."""
 
     src_chars: Sequence[str]
     out_chars: Sequence[str]
     weights: np.ndarray
     marks: Sequence[tuple[int, int]] = ()
     title: str | None = None
+    axis_titles: tuple[str, str] = AXIS_TITLES
 
 
 # --- attention ----------------------------------------------------------------------------------------------
@@ -50,12 +54,12 @@ class Alignment(NamedTuple):
 
 def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, *,
                    marks: Sequence[tuple[int, int]] = (), title: str | None = None, ax=None,
-                   colorbar: bool | None = None) -> Figure:
+                   colorbar: bool | None = None, axis_titles: tuple[str, str] = AXIS_TITLES) -> Figure:
     """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when
     writing output character t (y), black 0 to white 1, each axis titled. Pass the end-of-word step's label
     (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax` when
     given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
-    one scale for all its panels)."""
+    one scale for all its panels). `axis_titles`: the input's and the output's."""
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(out_chars), len(src_chars)):
         raise ValueError(f"weights have shape {weights.shape}, expected (outputs, inputs) = "
@@ -74,8 +78,8 @@ def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, 
     ax.xaxis.tick_top()
     ax.xaxis.set_label_position("top")
     ax.tick_params(length=0)
-    ax.set_xlabel(INPUT_TITLE, fontsize=8, loc="left")  # from the first column, however short the word
-    ax.set_ylabel(OUTPUT_TITLE, fontsize=8, loc="top")
+    ax.set_xlabel(axis_titles[0], fontsize=8, loc="left")  # from the first column, however short the word
+    ax.set_ylabel(axis_titles[1], fontsize=8, loc="top")
     # A frame around the matrix itself, not the axes: in a grid the axes may be larger than a short word,
     # and a white (weight 1) cell must not melt into the background.
     ax.set_frame_on(False)
@@ -126,7 +130,7 @@ def plot_attention_grid(alignments: Sequence[Alignment], ncols: int | None = Non
     axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     for ax, alignment in zip(axes, alignments):
         plot_attention(alignment.src_chars, alignment.out_chars, alignment.weights, marks=alignment.marks,
-                       title=alignment.title, ax=ax, colorbar=False)
+                       title=alignment.title, ax=ax, colorbar=False, axis_titles=alignment.axis_titles)
         # One scale for every panel: a short word gets small cells in the corner, not giant ones.
         ax.set_xlim(-0.5, cols - 0.5)
         ax.set_ylim(rows - 0.5, -0.5)

@@ -16,8 +16,10 @@ from lightning.fabric.loggers.logger import rank_zero_experiment
 from lightning.pytorch.loggers import CSVLogger, TensorBoardLogger
 from lightning.pytorch.loggers.csv_logs import ExperimentWriter
 
-from typofix.insight.plots import Alignment, animate_embeddings, figure_to_rgb, plot_attention_grid, save_figure
+from typofix.insight.plots import (AXIS_TITLES, PHONE_AXIS_TITLES, Alignment, animate_embeddings, figure_to_rgb,
+                                   plot_attention_grid, save_figure)
 from typofix.training.config_schema import NON_EMPTY, OneOf, Positive
+from typofix.words.phones import PHONE_ALPHABET, symbol_label, to_arpabet
 
 log = logging.getLogger(__name__)
 
@@ -114,13 +116,18 @@ class AttentionSamples(L.Callback):
         if attn is None:
             return None
         attn = attn.float().cpu().numpy()
+        # A letter-to-phone model (its alphabet has the phones) writes phones: its rows and titles in ARPAbet.
+        g2p = all(c in vocab.alphabet for c in PHONE_ALPHABET)
         alignments = []
         for b, word in enumerate(self.words):
             row = ids[b].tolist()
             steps = row.index(vocab.eos_id) + 1 if vocab.eos_id in row else len(row)  # keep the EOS step
             out = [vocab.symbols[i] for i in row[:steps]]
-            alignments.append(Alignment(list(word), out, attn[b, :steps, : len(word)],
-                                        title=f"{word} -> {vocab.decode(row)}"))
+            written = vocab.decode(row)
+            alignments.append(Alignment(list(word), [symbol_label(s) for s in out] if g2p else out,
+                                        attn[b, :steps, : len(word)],
+                                        title=f"{word} -> {to_arpabet(written) if g2p else written}",
+                                        axis_titles=PHONE_AXIS_TITLES if g2p else AXIS_TITLES))
         return alignments
 
 

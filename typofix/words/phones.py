@@ -68,6 +68,17 @@ def to_arpabet(chars: str) -> str:
     return " ".join(PHONE_OF[c] for c in chars if c in PHONE_OF)
 
 
+def symbol_label(symbol: str) -> str:
+    """How a plot names one of a model's symbols: a phone character as its ARPAbet phone ("6" -> "IY"), anything
+    else (a letter, "</s>") as itself."""
+    return PHONE_OF.get(symbol, symbol)
+
+
+def phone_labels(chars: str) -> list[str]:
+    """"S6" -> ["S", "IY"]: a pronunciation's rows in an attention plot, one label a phone."""
+    return [symbol_label(c) for c in chars]
+
+
 def substitution_cost(a: str, b: str) -> float:
     if a == b:
         return 0.0

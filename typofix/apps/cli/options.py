@@ -72,6 +72,20 @@ def decoding_settings(args: argparse.Namespace):
         raise UsageError(str(err)) from None
 
 
+def decoding_options_given(args: argparse.Namespace) -> list[str]:
+    """The correction options of `add_model_options` set on this command line (--fast, --beam-width, ...), for a
+    command that takes them but, in one of its modes, has no corrector to give them to."""
+    from typofix.engine.settings import DecodingSettings
+
+    given = ["--fast"] if args.fast else []
+    for spec in fields(DecodingSettings):
+        if getattr(args, spec.name, None) is not None:
+            given.append("--" + spec.name.replace("_", "-"))
+        if getattr(args, f"switch_{spec.name}", None) is not None:
+            given.append(spec.metadata["switch"][0])
+    return given
+
+
 def add_words_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--words", dest="word_files", action="append", default=[], metavar="FILE",
                         help="your own words, one a line (repeatable): never corrected, and offered as corrections; "

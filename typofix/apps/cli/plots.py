@@ -13,9 +13,13 @@ def add_attention(subcommands) -> None:
         "plot-attention", help="draw the attention alignment of words (PNG or SVG)",
         description="Draw, for each word, where the model looks while it writes its correction (Bahdanau et al. "
                     "2015, Fig. 3): input characters across, output characters down, white = all attention. "
-                    "The characters the correction changes are outlined in red, a red line marks missing ones.")
-    parser.add_argument("words", nargs="+", metavar="WORD", help="words to correct and draw")
+                    "The characters the correction changes are outlined in red, a red line marks missing ones. "
+                    "With --pronounce, the letter-to-phone model's alignments instead: the word's letters across, "
+                    "the phones it writes (ARPAbet) down, as `typofix pronounce --model-only` prints them.")
+    parser.add_argument("words", nargs="+", metavar="WORD", help="words to correct (or pronounce) and draw")
     parser.add_argument("--out", required=True, metavar="FILE", help="image to write: .png or .svg")
+    parser.add_argument("--pronounce", action="store_true", help="draw letters to phones (the letter-to-phone "
+                        "model; --model then names one, default the bundled one) instead of the correction")
     add_model_options(parser)
     parser.set_defaults(handler=run_attention)
 
@@ -25,6 +29,8 @@ def run_attention(args: argparse.Namespace) -> int:
     from typofix.insight import plots
 
     check_image_name(args.out)
+    if args.pronounce:
+        return run_pronounce_attention(args)
     corrector = load_corrector(args)
     vocab = corrector.vocab
     words = [w.lower() for w in args.words]
@@ -39,6 +45,40 @@ def run_attention(args: argparse.Namespace) -> int:
         out_chars = [*best.word, vocab.symbols[vocab.eos_id]]  # the end-of-word step gets a row too
         alignments.append(plots.Alignment(word, out_chars, best.attn,
                                           marks=[c.span for c in best.changes], title=best.explanation))
+    plots.save_figure(plots.plot_attention_grid(alignments), args.out)
+    print(f"wrote {args.out}")
+    return OK
+
+
+def run_pronounce_attention(args: argparse.Namespace) -> int:
+    """plot-attention --pronounce: each word's likeliest pronunciation by the model, rows named in ARPAbet; the
+    title adds the dictionary's when CMUdict lists another."""
+    from typofix.apps.cli.options import decoding_options_given
+    from typofix.apps.cli.pronounce import words_read
+    from typofix.engine.pronounce import Pronouncer
+    from typofix.files.modelfile import ModelError
+    from typofix.insight import plots
+    from typofix.words.phones import Pronunciations, phone_labels, to_arpabet
+
+    given = decoding_options_given(args)
+    if given:
+        raise UsageError(f"{', '.join(given)}: correction options, not for --pronounce")
+    pronouncer = Pronouncer.load(args.model)
+    vocab = pronouncer.vocab
+    letters = words_read(pronouncer, args.words)
+    listed = Pronunciations.bundled()
+    alignments = []
+    for word, found in zip(letters, pronouncer.pronounce_many(letters, k=1)):
+        if not found:
+            raise ModelError(f"the model writes no phone for {word!r}: there is no alignment to draw")
+        best = found[0]
+        if best.attn is None:
+            raise ModelError("this model has no attention (attention=none): there is no alignment to draw")
+        title = f"{word} -> {best.arpabet}"
+        if listed.of(word) and best.phones not in listed.of(word):
+            title += f"  (CMUdict: {to_arpabet(listed.of(word)[0])})"
+        alignments.append(plots.Alignment(word, [*phone_labels(best.phones), vocab.symbols[vocab.eos_id]], best.attn,
+                                          title=title, axis_titles=plots.PHONE_AXIS_TITLES))
     plots.save_figure(plots.plot_attention_grid(alignments), args.out)
     print(f"wrote {args.out}")
     return OK
