@@ -46,6 +46,19 @@ class Neighbours:
                                              - s.first_letter_weight * (w[:1] != word[:1])), w))
         return [(w, 1) for w in best[:s.shortlist]]
 
+    def said_alike(self, words: list[str]) -> list[dict[str, int]]:
+        """The cheap pass's sound candidates, with their edit distance: the `homophone_candidates` most frequent
+        listed words said exactly as each unlisted word is heard (juse -> juice, lones -> loans), which no edit
+        index reaches and which the cheap pass, sure of a one-edit word (just), would otherwise never weigh."""
+        found: list[dict[str, int]] = [{} for _ in words]
+        if not self.settings.homophone_candidates or self.sounds is None:
+            return found
+        unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
+        said = self.sounds.said_as([words[i] for i in unlisted], self.settings.homophone_candidates)
+        for i, alike in zip(unlisted, said):
+            found[i] = {w: osa_distance(words[i], w) for w in alike}
+        return found
+
     def wide(self, words: list[str], one_edit_limit: int | None = None,
              one_edit: list[list[str]] | None = None) -> list[dict[str, int]]:
         """The wide pass's extra candidates of each word with their edit distance: the `one_edit_limit` most

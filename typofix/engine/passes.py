@@ -2,8 +2,9 @@
 and the typo itself.
 
 A batch of typos of similar length is encoded once. The cheap pass, for every typo: the model's own greedy
-answer on the lexicon's prefix trie (`settings.greedy`), the `shortlist` of its one-edit neighbours and the
-typo itself, scored together as one prefix trie. The wide pass, only where the cheap answer is uncertain
+answer on the lexicon's prefix trie (`settings.greedy`), the `shortlist` of its one-edit neighbours, the
+`homophone_candidates` words said exactly as the typo sounds (`typofix.engine.sounds`) and the typo itself,
+scored together as one prefix trie. The wide pass, only where the cheap answer is uncertain
 (its best correction clears the confidence rule by less than `wide_margin`, or is `wide_min_edits` or more
 edits away): more neighbours (`typofix.engine.candidates`), and a beam search where `settings.beam` > 1,
 scored from the same encoding. Each pass ranks all its candidates (`typofix.engine.ranking`).
@@ -101,7 +102,8 @@ class Passes:
                 found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]
             one_edit = self.neighbours.one_edit(chunk)  # most frequent first
             edits = [dict(self.neighbours.shortlist(word, near)) for word, near in zip(chunk, one_edit)]
-            for word, near in zip(chunk, edits):
+            for word, near, alike in zip(chunk, edits, self.neighbours.said_alike(chunk)):
+                near.update((w, d) for w, d in alike.items() if w not in near)
                 near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
             self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
             ranked = self.ranker.rank_many(chunk, found, edits)

@@ -92,6 +92,8 @@ class DecodingSettings:
     # The cheap pass: the model's own greedy answer (lexicon-constrained) and the `shortlist` one-edit words.
     greedy: bool = knob(True)
     shortlist: int = knob(6, "one-edit neighbours the cheap pass scores with the model", "N", low=0)
+    homophone_candidates: int = knob(3, "the N most frequent words said exactly as the typo sounds (the letter-to-"
+                                     "phone model's pronunciation) join the cheap pass", "N", low=0)
     # The wide pass. beam 1: its candidates are the neighbours alone (one edit, two edits, sound-alikes), scored
     # as a trie; a wider beam adds the model's own beam search. beam 1, wide_margin 0 and wide_min_edits 0: no
     # wide pass at all. The margin is in the scorer's units.
@@ -178,10 +180,10 @@ PRESETS: dict[str, DecodingSettings] = {
     # The hand-set noisy channel with the values `bench.tune_decoding` chose for it (the default before the
     # fitted scorer); `bench.network_value` compares networks by it.
     "hand": DecodingSettings(scorer="hand", min_confidence=-0.5, wide_margin=0.7, wide_min_edits=3, context_weight=0.3,
-                             sound_candidates=3, phone_candidates=0),
+                             sound_candidates=3, phone_candidates=0, homophone_candidates=0),
     # Speed first: the smaller bundled model with its own fitted table, no greedy decode (with this model it cost
     # top-1), a narrower cheap pass and sound-alikes alone in the wide pass. Figures: docs/tuning.md.
     "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,
                              greedy=False, shortlist=3, wide_margin=6.0, two_edit_candidates=0, sound_candidates=3,
-                             phone_candidates=0),
+                             phone_candidates=0, homophone_candidates=0),
 }

@@ -86,6 +86,12 @@ class Sounds:
         first (`PhoneIndex.near_many`)."""
         return self.index.near_many(self.heard(typos), n, exclude)
 
+    def said_as(self, typos: list[str], n: int) -> list[list[str]]:
+        """Up to `n` listed words said exactly as each typo is heard, most frequent first
+        (`PhoneIndex.said_as_many`), the typo itself left out."""
+        found = self.index.said_as_many(self.heard(typos), n + 1)
+        return [[w for w in words if w != typo][:n] for typo, words in zip(typos, found)]
+
     @property
     def index(self) -> PhoneIndex:
         if self._index is None:

@@ -75,6 +75,15 @@ class PhoneIndex:
             result.append([w for w in (self.words[r] for r in ranked) if w not in exclude[i]][:n])
         return result
 
+    def said_as_many(self, heard: list[tuple[str, ...]], n: int) -> list[list[str]]:
+        """For each typo, up to `n` listed words said exactly as one of its heard pronunciations (the likeliest
+        first), most frequent first: a dictionary lookup, cheap enough for every unknown word."""
+        result = []
+        for group in heard:
+            rows = [r for said in group if said in self._key_row for r in self.rows[self._key_row[said]]]
+            result.append([self.words[r] for r in dict.fromkeys(rows)][:n])
+        return result
+
     @property
     def _key_row(self) -> dict[str, int]:
         if not hasattr(self, "_key_rows"):
