@@ -3,8 +3,7 @@ the same lines (the same settings, the same user words), over several partitions
 with one Corrector per Python worker. Marked `spark` (run by `make test-spark`, never by `make test`) and skipped
 where pyspark or Java is absent."""
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: the pandas UDF below is told its kind by its type hints, as objects.
 import os
 import shutil
 import subprocess
@@ -14,18 +13,8 @@ from pathlib import Path
 
 import pytest
 
+# Deselected by `make test` (addopts: not spark), and then nothing here imports pyspark or starts Java.
 pytestmark = pytest.mark.spark
-pytest.importorskip("pyspark", reason="needs the spark extra: pip install 'typofix[spark]'")
-pytest.importorskip("pyarrow", reason="needs the spark extra: pip install 'typofix[spark]'")
-if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-    pytest.skip("Spark needs Java (make test-spark installs Debian's JRE)", allow_module_level=True)
-
-import pandas as pd  # noqa: E402  (the extra's; the pandas UDF below reads its type hints)
-from pyspark.sql import SparkSession  # noqa: E402
-from pyspark.sql.functions import pandas_udf  # noqa: E402
-
-from typofix import DecodingSettings  # noqa: E402
-from typofix.spark import correct_column, spark_recipe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # Sentences around real misspellings (norvig's test set), capitals, punctuation, a user's word and its typo.
@@ -57,6 +46,12 @@ def user_setup(tmp_path_factory) -> tuple[Path, Path]:
 
 @pytest.fixture(scope="module")
 def spark():
+    pytest.importorskip("pyspark", reason="needs the spark extra: pip install 'typofix[spark]'")
+    pytest.importorskip("pyarrow", reason="needs the spark extra: pip install 'typofix[spark]'")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        pytest.skip("Spark needs Java (make test-spark installs Debian's JRE)")
+    from pyspark.sql import SparkSession
+
     # The workers run this interpreter (the venv with typofix), not whatever python3 is first on PATH.
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -72,6 +67,9 @@ def spark():
 
 
 def test_column_is_what_typofix_correct_file_writes(spark, lines, user_setup, tmp_path, monkeypatch):
+    from typofix import DecodingSettings
+    from typofix.spark import correct_column
+
     config, words = user_setup
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     text = tmp_path / "lines.txt"
@@ -99,7 +97,10 @@ def test_column_is_what_typofix_correct_file_writes(spark, lines, user_setup, tm
 def test_one_corrector_per_worker_process_across_batches_and_tasks(spark):
     """Each worker's Corrector is built once and kept: every batch a worker process handles, in every task, sees
     the same object."""
-    from typofix.apps.spark import worker_corrector
+    import pandas as pd
+    from pyspark.sql.functions import pandas_udf
+
+    from typofix.apps.spark import spark_recipe, worker_corrector
 
     recipe = spark_recipe(personal=False)
 
@@ -118,6 +119,8 @@ def test_one_corrector_per_worker_process_across_batches_and_tasks(spark):
 
 
 def test_bad_column_is_one_clear_error(spark):
+    from typofix.spark import correct_column
+
     df = spark.createDataFrame([(1, "teh")], "n long, text string")
     with pytest.raises(ValueError, match=r"^no column 'txt' in the DataFrame; its columns are n, text$"):
         correct_column(df, "txt")
