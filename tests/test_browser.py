@@ -15,6 +15,7 @@ from conftest import random_checkpoint
 from tests.explorer import CHROMIUM, Browser, dump_dom, served
 from tests.test_serve import correct
 from typofix.engine.corrector import Corrector
+from typofix.engine.pronounce import Pronouncer
 from typofix.files.modelfile import bundled_onnx_path, resolve_model
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs /usr/bin/chromium (make test-browser)"),
@@ -26,16 +27,18 @@ class Page(HTMLParser):
 
     def __init__(self, dom: str):
         super().__init__()
-        self.panels: list[dict] = []  # {"model", "candidates", "pressed", "cells": {(t, j): weight}}
+        self.panels: list[dict] = []  # {"model", "candidates", "pressed", "cells": {(t, j): weight}, "rows"}
         self.symbols: dict[str, str] = {}  # embedding map: symbol -> class
         self.corrected: list[str] = []
-        self._in_corrected = False
+        self._in_corrected = self._in_row = False
         self.feed(dom)
 
     def handle_starttag(self, tag: str, attrs) -> None:
         a = dict(attrs)
-        if tag == "div" and a.get("class") == "panel":
-            self.panels.append({"model": int(a["data-model"]), "candidates": [], "pressed": None, "cells": {}})
+        if tag == "div" and a.get("class") in ("panel", "panel pronounce"):
+            model = a["data-model"]  # a corrector's index, or "pronounce"
+            self.panels.append({"model": int(model) if model.isdigit() else model, "candidates": [], "pressed": None,
+                                "cells": {}, "rows": []})
         elif tag == "button" and "data-word" in a:
             self.panels[-1]["candidates"].append(a["data-word"])
             if a.get("aria-pressed") == "true":
@@ -46,13 +49,18 @@ class Page(HTMLParser):
             self.symbols[a["data-symbol"]] = a["class"]
         elif tag == "span" and a.get("class") == "line":
             self._in_corrected = True
+        elif tag == "text" and a.get("class", "").startswith("out"):
+            self._in_row = True
 
     def handle_endtag(self, tag: str) -> None:
         self._in_corrected = self._in_corrected and tag != "span"
+        self._in_row = False
 
     def handle_data(self, data: str) -> None:
         if self._in_corrected:
             self.corrected.append(data)
+        if self._in_row:
+            self.panels[-1]["rows"].append(data)
 
 
 def matrix(cells: dict[tuple[int, int], float]) -> np.ndarray:
@@ -90,6 +98,19 @@ def test_several_models_side_by_side(tiny_ckpt, tmp_path):
         assert panel["pressed"] == best.word
         np.testing.assert_allclose(matrix(panel["cells"]), best.attn, atol=1e-3)
     assert page.panels[2]["candidates"] and not page.panels[2]["cells"]  # attention=none: no heatmap to draw
+
+
+def test_the_pronounce_view_shows_letters_to_phones_in_arpabet():
+    """/?q=...&view=pronounce: a panel per word with the letter-to-phone model's pronunciations, the best one's
+    alignment drawn with the model's weights and its rows named in ARPAbet, the dictionary's listed beside."""
+    with served() as (base, _):
+        page = Page(dump_dom(base + "/?q=recieve%20colonel&view=pronounce"))
+    expected = Pronouncer.load().pronounce_many(["recieve", "colonel"], 5)
+    assert [p["model"] for p in page.panels] == ["pronounce", "pronounce"] and page.corrected == []
+    for panel, found in zip(page.panels, expected):
+        assert panel["candidates"] == [p.arpabet for p in found] and panel["pressed"] == found[0].arpabet
+        np.testing.assert_allclose(matrix(panel["cells"]), found[0].attn, atol=1e-3)
+        assert panel["rows"] == [*found[0].arpabet.split(), "</s>"]
 
 
 SHOWN = """[...document.querySelectorAll("rect[data-weight]")].map((cell) =>

@@ -1,5 +1,5 @@
 """The attention explorer (`typofix serve`, typofix/apps/serve.py) as a real server subprocess, asked over real HTTP:
-its JSON API agrees with `Corrector.explain`, bad requests are one-line 4xx JSON errors that never stop it,
+its JSON API agrees with `Corrector.explain` (and /api/pronounce with `Pronouncer`), bad requests are one-line 4xx JSON errors that never stop it,
 concurrent requests get the right answers, several models are served side by side, the CLI fails in one line
 and stops cleanly on Ctrl-C, and the bundled model is served without importing torch."""
 
@@ -25,7 +25,8 @@ from conftest import random_checkpoint
 from tests.explorer import served
 from tests.test_cli import one_line_error, typofix
 from typofix.engine.corrector import Corrector
-from typofix.files.modelfile import bundled_onnx_path, resolve_model
+from typofix.engine.pronounce import Pronouncer
+from typofix.files.modelfile import PRONOUNCER, bundled_onnx_path, resolve_model
 
 needs_bundled_onnx = pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")
 
@@ -156,6 +157,31 @@ def test_bad_requests_get_one_line_json_errors_and_the_server_keeps_serving(bund
 
 
 @needs_bundled_onnx
+def test_pronounce_api_is_the_letter_to_phone_models_answer(bundled):
+    """/api/pronounce answers what `typofix pronounce --model-only --top-k K --json` prints, with each
+    pronunciation's attention over the letters read and its rows named in ARPAbet; CMUdict's listed beside."""
+    answer = get(bundled + "/api/pronounce?" + urllib.parse.urlencode({"q": "recieve, Colonel!", "k": 3}))[2]
+    pronouncer = Pronouncer.load(resolve_model(None, PRONOUNCER))  # the file `typofix pronounce` runs
+    done = typofix("pronounce", "--model-only", "--top-k", "3", "--json", "recieve", "Colonel")
+    cli = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert answer["model"] == f"{resolve_model(None, PRONOUNCER).name} (bundled)" and answer["k"] == 3
+    assert [w["input"] for w in answer["words"]] == ["recieve", "Colonel"]
+    assert [w["listed"] for w in answer["words"]] == [[], ["K ER N AH L"]]
+    for entry, line, expected in zip(answer["words"], cli, pronouncer.pronounce_many(["recieve", "colonel"], 3)):
+        assert entry["chars"] == list(entry["input"].lower())
+        assert [p["phones"] for p in entry["pronunciations"]] == [p["phones"] for p in line["pronunciations"]] \
+            == [p.arpabet for p in expected]
+        for got, want in zip(entry["pronunciations"], expected):
+            assert got["score"] == pytest.approx(want.score, abs=1e-4)
+            assert got["out_chars"] == [*want.arpabet.split(), "</s>"]
+            np.testing.assert_allclose(np.array(got["attn"]), want.attn, atol=1e-5)  # (T, S): phones + </s>, letters
+    assert get(bundled + "/api/pronounce?q=42")[2]["words"] == []  # no word to pronounce is no error
+    for path in ["/api/pronounce?q=", "/api/pronounce?q=fone&k=0", "/api/pronounce?q=fone&k=11",
+                 "/api/pronounce?q=" + "a" * 400]:
+        assert_json_error(*get(bundled + path), 400)
+
+
+@needs_bundled_onnx
 def test_twenty_concurrent_requests_get_their_own_answers(bundled):
     words = ["recieve", "teh", "speling", "definately", "acommodate", "wierd", "goverment", "beleive", "adress",
              "untill", "tommorow", "seperate", "occured", "truely", "wich", "becuase", "freind", "neccessary",
@@ -213,6 +239,9 @@ def test_cli_errors_are_one_line(tmp_path, tiny_ckpt):
         assert "cannot listen on 127.0.0.1:" in one_line_error(typofix("serve", "--model", str(tiny_ckpt), "--port",
                                                                        str(port)), 2)
     one_line_error(typofix("serve", "--model", str(tmp_path / "missing.onnxz")), 1)
+    one_line_error(typofix("serve", "--model", str(tiny_ckpt), "--pronounce-model", str(tmp_path / "no.onnxz")), 1)
+    assert "not a letter-to-phone model" in one_line_error(typofix("serve", "--model", str(tiny_ckpt),
+                                                                   "--pronounce-model", str(tiny_ckpt)), 1)
     (tmp_path / "junk.onnxz").write_bytes(b"PK\x03\x04 junk")
     one_line_error(typofix("serve", "--model", str(tiny_ckpt), "--model", str(tmp_path / "junk.onnxz")), 1)
     one_line_error(typofix("serve", "--port", "70000"), 2)
@@ -231,7 +260,9 @@ for _ in range(1200):
     except OSError:
         time.sleep(0.1)
 chart = json.loads(urllib.request.urlopen(base + "/api/embeddings", timeout=60).read())["map"]
-print(answer["words"][0]["results"][0]["candidates"][0]["word"], len(chart["points"]), "torch" in sys.modules)
+sound = json.loads(urllib.request.urlopen(base + "/api/pronounce?q=fone", timeout=60).read())["words"][0]
+print(answer["words"][0]["results"][0]["candidates"][0]["word"], len(chart["points"]), bool(sound["pronunciations"]),
+      "torch" in sys.modules)
 """
 
 
@@ -243,4 +274,4 @@ def test_serve_never_imports_torch_with_the_onnx_model():
     done = subprocess.run([sys.executable, "-c", SERVE_THEN_CHECK_TORCH, str(port)], capture_output=True, text=True,
                           timeout=300, env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip().splitlines()[-1] == "receive 28 False"
+    assert done.stdout.strip().splitlines()[-1] == "receive 28 True False"

@@ -9,9 +9,13 @@ step) asks this server's JSON API and draws what it answers as SVG:
   `typofix correct --top-k K` (`Corrector.suggest_many`): word, score, the changes of `typofix.engine.explain`, and
   the attention weights (T, S), T the characters written then the end of the word, S the characters read;
 * `GET /api/embeddings?model=I`: the model's encoder character embeddings on their first two principal
-  components (`typofix.insight.charmap`), as `typofix plot-embeddings` draws them.
+  components (`typofix.insight.charmap`), as `typofix plot-embeddings` draws them;
+* `GET /api/pronounce?q=TEXT[&k=K]`: for each word of the text, the letter-to-phone model's K likeliest
+  pronunciations, those of `typofix pronounce --model-only --top-k K` (`Pronouncer.pronounce_many`): phones in
+  ARPAbet, score, and the attention weights (T, S), T the phones written then the end of the word (`out_chars`,
+  named in ARPAbet), S the letters read (`chars`); and the pronunciations CMUdict lists for it (`listed`).
 
-`/?q=recieve&model=I` opens the page with that word corrected. A bad request (empty, over-long or binary
+`/?q=recieve&model=I` opens the page with that word corrected, `/?q=recieve&view=pronounce` with it pronounced. A bad request (empty, over-long or binary
 query, unknown path or parameter) gets a 4xx status and one line of JSON, {"error": "..."}.
 
 The standard library's `ThreadingHTTPServer` serves it: five routes, GET only, no sessions and no templates
@@ -40,10 +44,12 @@ import numpy as np
 from typofix import __version__
 from typofix.insight.charmap import char_class, project
 from typofix.engine.corrector import Corrector
+from typofix.engine.pronounce import Pronouncer, Pronunciation
 from typofix.engine.results import Suggestion
-from typofix.files.modelfile import resolve_model
+from typofix.files.modelfile import PRONOUNCER, resolve_model
 from typofix.files.userwords import user_words
 from typofix.insight.embeddings import read_embeddings
+from typofix.words.phones import Pronunciations, phone_labels, to_arpabet
 from typofix.words.text import split_text
 from typofix.words.vocab import Vocab
 
@@ -101,15 +107,30 @@ def _embedding_map(matrix: np.ndarray | None, vocab: Vocab) -> dict | None:
             "points": np.round(points, 5).tolist(), "explained": np.round(explained, 5).tolist()}
 
 
+@dataclass
+class ServedPronouncer:
+    """The letter-to-phone model served (`typofix pronounce`'s): its name on the page, one request at a time."""
+
+    name: str
+    pronouncer: Pronouncer
+    lock: threading.Lock
+
+
+def load_pronouncer(path: str | None) -> ServedPronouncer:
+    """The letter-to-phone model at `path` (None: the bundled one, the file `typofix pronounce` runs)."""
+    file = resolve_model(path, PRONOUNCER)
+    return ServedPronouncer(path if path else f"{file.name} (bundled)", Pronouncer.load(file), threading.Lock())
+
+
 class Explorer:
     """The models served and the JSON API's answers (plain dicts, ready for `json.dumps`)."""
 
-    def __init__(self, models: list[ServedModel]):
-        self.models = models
+    def __init__(self, models: list[ServedModel], pronouncer: ServedPronouncer | None = None):
+        self.models, self.pronouncer = models, pronouncer
 
     @classmethod
-    def load(cls, paths: list[str | None]) -> "Explorer":
-        return cls([load_model(path) for path in paths])
+    def load(cls, paths: list[str | None], pronouncer: str | None = None) -> "Explorer":
+        return cls([load_model(path) for path in paths], load_pronouncer(pronouncer))
 
     def list_models(self) -> dict:
         return {"models": [{"index": i, "name": m.name, "attention": m.attention} for i, m in enumerate(self.models)]}
@@ -134,6 +155,24 @@ class Explorer:
                 entry["results"].append({"model": index, "candidates": [_candidate(c, eos) for c in candidates]})
         return answer
 
+    def pronounce(self, query: str, k: int = DEFAULT_K) -> dict:
+        """Per word of the text, the model's `k` likeliest pronunciations with their attention, and CMUdict's."""
+        if self.pronouncer is None:
+            raise BadRequest(404, "no letter-to-phone model is served")
+        served = self.pronouncer
+        words = list(dict.fromkeys(p.text for p in split_text(query) if p.word))
+        if len(words) > MAX_WORDS:
+            raise BadRequest(400, f"too many words: {len(words)} (at most {MAX_WORDS})")
+        with served.lock:
+            found = served.pronouncer.pronounce_many(words, k)
+            letters = [served.pronouncer.readable(w) for w in words]
+            eos = served.pronouncer.vocab.symbols[served.pronouncer.vocab.eos_id]
+        listed = Pronunciations.bundled()
+        return {"query": query, "k": k, "model": served.name,
+                "words": [{"input": word, "chars": list(read), "listed": [to_arpabet(p) for p in listed.of(read)],
+                           "pronunciations": [_pronunciation(p, eos) for p in ranked]}
+                          for word, read, ranked in zip(words, letters, found)]}
+
     def embeddings(self, model: int) -> dict:
         served = self.models[model]
         return {"model": model, "name": served.name, "embedding": "encoder", "map": served.embedding_map}
@@ -144,6 +183,13 @@ def _candidate(suggestion: Suggestion, eos: str) -> dict:
     record = suggestion.as_json(digits=5, evidence=True)
     attn = record.pop("attn")
     return {**record, "out_chars": [*suggestion.word, eos], "attn": attn}
+
+
+def _pronunciation(pronunciation: Pronunciation, eos: str) -> dict:
+    """A pronunciation with its attention (T, S) and the ARPAbet names of its rows: its phones and EOS."""
+    attn = None if pronunciation.attn is None else np.round(np.asarray(pronunciation.attn, dtype=float), 6).tolist()
+    return {"phones": pronunciation.arpabet, "score": round(pronunciation.score, 5),
+            "out_chars": [*phone_labels(pronunciation.phones), eos], "attn": attn}
 
 
 # --- HTTP ----------------------------------------------------------------------------------------------------
@@ -188,6 +234,8 @@ API = {
     "/api/correct": lambda explorer, params: explorer.correct(_text(params), _model(explorer, params, None),
                                                               _number(params, "k", 1, MAX_K, DEFAULT_K)),
     "/api/embeddings": lambda explorer, params: explorer.embeddings(_model(explorer, params, 0)),
+    "/api/pronounce": lambda explorer, params: explorer.pronounce(_text(params), _number(params, "k", 1, MAX_K,
+                                                                                         DEFAULT_K)),
 }
 
 
@@ -263,11 +311,12 @@ class ExplorerServer(ThreadingHTTPServer):
             print(f"typofix serve: error answering {client_address[0]}: {type(err).__name__}: {err}", file=sys.stderr)
 
 
-def main(models: list[str | None], host: str = "127.0.0.1", port: int = 8000) -> int:
-    """Load the models, listen on host:port (0: any free port), print the address, serve until Ctrl-C/SIGTERM."""
+def main(models: list[str | None], host: str = "127.0.0.1", port: int = 8000, pronouncer: str | None = None) -> int:
+    """Load the models (and the letter-to-phone model), listen on host:port (0: any free port), print the
+    address, serve until Ctrl-C/SIGTERM."""
     if not 0 <= port <= 65535:
         raise ValueError(f"--port must be from 0 to 65535, got {port}")
-    explorer = Explorer.load(models)
+    explorer = Explorer.load(models, pronouncer)
     try:
         server = ExplorerServer(explorer, host, port)
     except OSError as err:

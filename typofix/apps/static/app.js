@@ -1,4 +1,5 @@
-// The attention explorer's page: asks /api/correct and /api/embeddings and draws their answers as SVG.
+// The attention explorer's page: asks /api/correct (or /api/pronounce) and /api/embeddings and draws their
+// answers as SVG.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -34,7 +35,7 @@ function heatmap(inputChars, candidate, readout) {
                            "aria-label": `attention while writing ${candidate.word}`});
   inputChars.forEach((ch, j) => root.append(svg("text", {x: LEFT + CELL * (j + 0.5), y: TOP - 8, class: "in"}, ch)));
   rows.forEach((out, t) => {
-    const label = {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 5, class: out.length > 1 ? "out end" : "out"};
+    const label = {x: LEFT - 5, y: TOP + CELL * (t + 0.5) + 5, class: t === rows.length - 1 ? "out end" : "out"};
     root.append(svg("text", label, out));
     inputChars.forEach((ch, j) => {
       const weight = candidate.attn[t][j];
@@ -58,8 +59,9 @@ function heatmap(inputChars, candidate, readout) {
 }
 
 // One model's answer for one word: its candidates (click one for its alignment), the explanation, the heatmap.
-function panel(entry, result, name) {
-  const box = html("div", {class: "panel", "data-model": result.model});
+// A pronunciation is drawn as a candidate too: its phones are its word, its rows are named in ARPAbet.
+function panel(entry, result, name, kind = "panel") {
+  const box = html("div", {class: kind, "data-model": result.model});
   const list = html("ol", {class: "candidates"}), explanation = html("p", {class: "explain"});
   const figure = html("div", {class: "figure"});
   const readout = html("p", {class: "readout"}, "Hover a cell for its weight.");
@@ -85,6 +87,23 @@ function panel(entry, result, name) {
   box.append(html("h3", {}, name), explanation, body, readout);
   show(0);
   return box;
+}
+
+// The pronounce view: per word, the letter-to-phone model's pronunciations as one panel each.
+function renderPronounced(answer) {
+  $("corrected").replaceChildren();
+  $("words").replaceChildren(...answer.words.map((entry) => {
+    const listed = entry.listed.length ? `CMUdict: ${entry.listed.join(", ")}` : "not in CMUdict";
+    const candidates = entry.pronunciations.map((p) => ({word: p.phones, score: p.score, attn: p.attn,
+      out_chars: p.out_chars, changes: [], explanation: `${entry.input} -> ${p.phones}  (${listed})`}));
+    const section = html("section", {class: "word"});
+    const row = html("div", {class: "row"});
+    if (candidates.length) row.append(panel(entry, {model: "pronounce", candidates}, answer.model, "panel pronounce"));
+    else row.append(html("p", {class: "note"}, `The model writes no phone for ${entry.input}.`));
+    section.append(html("h2", {}, entry.input), row);
+    return section;
+  }));
+  $("status").textContent = answer.words.length ? "" : "No word to pronounce in that text.";
 }
 
 function render(answer, names) {
@@ -139,16 +158,22 @@ async function showMap(model) {
 
 async function run(names) {
   const params = new URLSearchParams(location.search), q = params.get("q") || "", model = params.get("model") || "";
+  const pronouncing = params.get("view") === "pronounce";
   $("q").value = q;
   $("model").value = model;
+  $("view").value = pronouncing ? "pronounce" : "correct";
+  $("go").textContent = pronouncing ? "Pronounce" : "Correct";
   const mapShown = showMap(model === "" ? 0 : model);
   if (q.trim()) {
-    $("status").textContent = "Correcting…";
+    $("status").textContent = pronouncing ? "Pronouncing…" : "Correcting…";
     $("status").classList.remove("error");
     try {
       const query = new URLSearchParams({q});
-      if (model !== "") query.set("model", model);
-      render(await api(`/api/correct?${query}`), names);
+      if (pronouncing) renderPronounced(await api(`/api/pronounce?${query}`));
+      else {
+        if (model !== "") query.set("model", model);
+        render(await api(`/api/correct?${query}`), names);
+      }
     } catch (error) {
       $("words").replaceChildren();
       $("corrected").replaceChildren();
@@ -164,14 +189,16 @@ async function start() {
   const names = models.map((m) => m.attention ? `${m.name} · ${m.attention} attention` : m.name);
   models.forEach((m) => $("model").append(html("option", {value: m.index}, names[m.index])));
   if (models.length < 2) $("model").closest("label").hidden = true;
-  $("ask").addEventListener("submit", (event) => { // a shareable address: /?q=...&model=...
+  $("ask").addEventListener("submit", (event) => { // a shareable address: /?q=...&model=...[&view=pronounce]
     event.preventDefault();
     const params = new URLSearchParams({q: $("q").value});
     if ($("model").value !== "") params.set("model", $("model").value);
+    if ($("view").value === "pronounce") params.set("view", "pronounce");
     history.pushState(null, "", `/?${params}`);
     run(names);
   });
   $("model").addEventListener("change", () => $("ask").requestSubmit());
+  $("view").addEventListener("change", () => $("ask").requestSubmit());
   window.addEventListener("popstate", () => run(names));
   await run(names);
 }
