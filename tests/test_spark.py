@@ -126,3 +126,20 @@ def test_bad_column_is_one_clear_error(spark):
         correct_column(df, "txt")
     with pytest.raises(ValueError, match=r"^column 'n' holds bigint, not strings"):
         correct_column(df, "n")
+
+
+def test_a_model_added_to_the_job_is_found_by_its_name(spark, lines, tmp_path):
+    """model= names a file the job shipped with addFile (spark-submit --files): each worker finds its copy."""
+    from typofix import Corrector, DecodingSettings
+    from typofix.files.modelfile import resolve_model
+    from typofix.spark import correct_column
+
+    shipped = tmp_path / "shipped-fast.onnxz"
+    shipped.write_bytes(resolve_model(preset="fast").read_bytes())
+    spark.sparkContext.addFile(str(shipped))
+    fast = DecodingSettings.preset("fast")
+    df = spark.createDataFrame([(i, line) for i, line in enumerate(lines[:40])], "id long, text string").repartition(2)
+    got = dict(correct_column(df, "text", "fixed", fast, model=shipped.name, personal=False)
+               .select("id", "fixed").collect())
+    assert not Path(shipped.name).exists()  # not where the workers run: they read Spark's copy
+    assert [got[i] for i in range(40)] == Corrector.load(shipped, settings=fast).correct_many(lines[:40])
