@@ -128,6 +128,19 @@ def test_bad_column_is_one_clear_error(spark):
         correct_column(df, "n")
 
 
+def test_a_bad_word_file_is_one_clear_error_before_spark_runs(spark, tmp_path):
+    from typofix.files.userwords import WordsError
+    from typofix.spark import correct_column
+
+    bad = tmp_path / "words.txt"
+    bad.write_text("fine\ntwo words\n")
+    df = spark.createDataFrame([("teh",)], "text string")
+    with pytest.raises(WordsError, match=r"words.txt:2: expected one word"):
+        correct_column(df, "text", words=[bad])
+    with pytest.raises(WordsError, match=r"^word list not found: "):
+        correct_column(df, "text", words=[tmp_path / "missing.txt"])
+
+
 def test_a_model_added_to_the_job_is_found_by_its_name(spark, lines, tmp_path):
     """model= names a file the job shipped with addFile (spark-submit --files): each worker finds its copy."""
     from typofix import Corrector, DecodingSettings
