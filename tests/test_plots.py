@@ -6,8 +6,8 @@ import pytest
 from matplotlib.figure import Figure
 from PIL import Image
 
-from typofix.insight.plots import (Alignment, animate_embeddings, figure_to_rgb, plot_attention, plot_attention_grid,
-                                   plot_embeddings, save_figure)
+from typofix.insight.plots import (AXIS_TITLES, PHONE_AXIS_TITLES, Alignment, animate_embeddings, figure_to_rgb,
+                                   plot_attention, plot_attention_grid, plot_embeddings, save_figure)
 
 SYMBOLS = list("abcdefghijklmnopqrstuvwxyz'-")
 
@@ -75,6 +75,16 @@ def test_grid_has_one_labelled_panel_per_word_and_hides_the_spare_cells():
     assert len(bars) == 1 and len(fig.axes) == 5 and bars[0].ax is fig.axes[4]
     assert (bars[0].vmin, bars[0].vmax) == (0.0, 1.0) and bars[0].ax.get_ylabel() == "attention weight"
     assert all(image.get_clim() == (0.0, 1.0) for ax in visible for image in ax.images)
+
+
+def test_a_letters_to_phones_panel_names_its_axes_and_rows_so():
+    out = ["F", "OW", "N", "</s>"]  # phone_labels("F7N") and the end of the word
+    alignments = [Alignment("fone", out, weights_for("fone", out), axis_titles=PHONE_AXIS_TITLES),
+                  Alignment("teh", list("the") + ["</s>"], weights_for("teh", list("the") + ["</s>"]))]
+    phones, letters = plot_attention_grid(alignments, ncols=2).axes[:2]
+    assert tick_texts(phones.get_yticklabels()) == out
+    assert (phones.get_xlabel(), phones.get_ylabel()) == PHONE_AXIS_TITLES
+    assert (letters.get_xlabel(), letters.get_ylabel()) == AXIS_TITLES  # the default: a correction's
 
 
 def test_embedding_map_draws_every_symbol_once_in_its_class_colour():
