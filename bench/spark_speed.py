@@ -150,6 +150,9 @@ def render(rows, rss, count: int, load: float, args) -> str:
     memory = (f"Each Python worker holding its Corrector (the default bundled model, int8 ONNX, and the word lists): "
               f"{', '.join(f'{n:.0f}' for n in nows)} MiB resident, peak {', '.join(f'{p:.0f}' for p in peaks)} MiB "
               f"({len(rss)} workers of `local[2]`, /proc/self/status and getrusage).") if rss else ""
+    busy = ("The machine's cores were busy with other work (the load average at least its cores): a second "
+            "process got less than a core, so the one- and two-process figures say nothing of scaling here; "
+            "measure on an idle machine for that." if load >= (os.cpu_count() or 1) else "")
     return "\n".join([
         "## typofix on Spark",
         "",
@@ -162,6 +165,8 @@ def render(rows, rss, count: int, load: float, args) -> str:
         *table,
         "",
         memory,
+        "",
+        busy,
     ]).rstrip() + "\n"
 
 
