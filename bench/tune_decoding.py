@@ -104,10 +104,12 @@ class Record:
     def scores(self, alpha, lam, mu, beta) -> np.ndarray:
         return self.log_prob / self.steps ** alpha + lam * self.prior - mu * self.edits - beta * self.first
 
-    def fitted_scores(self, scorer) -> np.ndarray:
-        """Every candidate's score under a `typofix.engine.ranking.FittedScorer` (features per typo, as the engine does)."""
+    def fitted_scores(self, scorer, sounds=None) -> np.ndarray:
+        """Every candidate's score under a `typofix.engine.ranking.FittedScorer` (features per typo, as the engine
+        does; `sounds`, the corrector's phone channel, for a scorer that weighs how words sound)."""
         groups = [self.words[a:b] for a, b in zip(self.start[:-1], self.start[1:])]
-        return scorer.scores_many(self.typos, groups, self.log_prob, self.steps, self.prior, self.edits)
+        phones = sounds.distances(self.typos, groups) if scorer.uses_phones else None
+        return scorer.scores_many(self.typos, groups, self.log_prob, self.steps, self.prior, self.edits, phones)
 
     def best(self, scores: np.ndarray, allowed: np.ndarray, min_confidence: float) -> tuple[np.ndarray, np.ndarray]:
         """Per typo: the index of its chosen candidate among `allowed` ones (the typo itself unless the best
@@ -186,7 +188,8 @@ def main(argv=None) -> int:
             grid = list(itertools.product(ALPHAS, LAMBDAS, MUS, BETAS))
             min_confidences, wide_margins = MIN_CONFIDENCES, WIDE_MARGINS
         for alpha, lam, mu, beta in grid:
-            scores = record.fitted_scores(fitted) if lam is None else record.scores(alpha, lam, mu, beta)
+            scores = (record.fitted_scores(fitted, corrector.sounds) if lam is None
+                      else record.scores(alpha, lam, mu, beta))
             cheap_choice, cheap_margin = None, None
             for mc in min_confidences:
                 cheap_choice, cheap_margin = record.best(scores, record.cheap, mc)
