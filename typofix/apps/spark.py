@@ -49,6 +49,8 @@ def spark_recipe(settings: DecodingSettings | None = None, words: Iterable[str |
     executor, or added with `SparkContext.addFile` and given by its file name)."""
     if settings is not None and not isinstance(settings, DecodingSettings):
         raise TypeError(f"settings must be a typofix DecodingSettings, got {type(settings).__name__}")
+    if isinstance(words, (str, os.PathLike)):  # one file, not the characters of its name
+        words = [words]
     return CorrectorRecipe(None if model is None else str(model), settings or DecodingSettings(),
                            tuple(user_words(words, personal=personal)))
 

@@ -10,7 +10,8 @@ Hydra's launcher with the task function and unpickles it there. Two things of th
   one-line message (after Hydra's own "Error executing job with overrides: [...]") and exits 1. The job's own
   log (`<sweep dir>/.submitit/<job>/*_log.err`) has the line too.
 * A signal that stops the launching command (Ctrl-C, SIGTERM) must not leave local jobs training on, orphaned:
-  `stop_jobs` cancels them (`LocalJob.cancel`). SLURM jobs belong to the cluster and go on.
+  `stop_jobs` passes SIGTERM to their controllers, which pass it on to the jobs. SLURM jobs belong to the
+  cluster and go on.
 """
 
 from __future__ import annotations
