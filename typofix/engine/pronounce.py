@@ -82,9 +82,11 @@ class Pronouncer:
         return [found.get(w, [])[:k] for w in letters]
 
     def best_many(self, words: list[str], k: int = 2) -> list[tuple[Pronunciation, ...]]:
-        """`pronounce_many` kept per word: the phone channel asks about the same typos and words again."""
+        """The `k` likeliest pronunciations of each word from a beam of `k` (the phone channel's question,
+        asked of every unknown word: the narrowest beam that holds them), kept per word: the channel asks about
+        the same typos and words again."""
         missing = [w for w in dict.fromkeys(words) if w not in self._best]
-        for word, found in zip(missing, self.pronounce_many(missing, k)):
+        for word, found in zip(missing, self.pronounce_many(missing, k, beam=k)):
             self._best[word] = tuple(found)
         return [self._best[w][:k] for w in words]
 

@@ -5,8 +5,8 @@ letters to phones for the typo, the phones of each candidate, a phone-level erro
 * heard: the typo's likeliest pronunciations, from the letter-to-phone model (`typofix.engine.pronounce`);
 * said: a word's pronunciations, CMUdict's where it has the word, else the model's best;
 * the phone index: the listed words by pronunciation (`typofix.words.phoneindex`), built on first use and kept
-  in the index cache (`typofix.words.indexcache`); the frequent listed words CMUdict lacks are pronounced by
-  the model when it is built.
+  in the index cache (`typofix.words.indexcache`); the listed words CMUdict lacks are pronounced by the model
+  when it is built, so that scoring a candidate never waits for the model.
 
 Everything is asked of the wide pass only, for the words the cheap pass was unsure of.
 """
@@ -25,10 +25,9 @@ from typofix.files.modelfile import PRONOUNCER, resolve_model
 from typofix.words.indexcache import cached
 from typofix.words.lexicon import Lexicon
 from typofix.words.phoneindex import PhoneIndex
-from typofix.words.phones import Pronunciations, phone_distance
+from typofix.words.phones import Pronunciations, phone_distances
 
 HEARD = 2  # pronunciations of a typo the channel weighs: the model's two likeliest
-MODEL_PRONOUNCED = 40_000  # listed words CMUdict lacks get the model's pronunciation in the index if this frequent
 FAR = 6.0  # a phone distance beyond this says no more (a cap, so one long word does not dominate a feature)
 
 
@@ -60,10 +59,14 @@ class Sounds:
         return [tuple(p.phones for p in found) for found in self.pronouncer.best_many(typos, HEARD)]
 
     def said(self, words: list[str]) -> list[tuple[str, ...]]:
-        """Each word's pronunciations: CMUdict's, or the model's best for a word it lacks."""
-        unlisted = [w for w in words if w not in self.dictionary]
-        guessed = dict(zip(unlisted, self.pronouncer.best_many(unlisted, 1))) if unlisted else {}
-        return [self.dictionary.of(w) or tuple(p.phones for p in guessed[w]) for w in words]
+        """Each word's pronunciations: for a listed word, the phone index's (CMUdict's, or the model's made
+        ahead for the words it lacks); for any other, the model's best now."""
+        found = [self.index.said(w) for w in words]
+        unknown = [w for w, said in zip(words, found) if not said]
+        if unknown:
+            guessed = dict(zip(unknown, self.pronouncer.best_many(unknown, 1)))
+            found = [said or tuple(p.phones for p in guessed[w]) for w, said in zip(words, found)]
+        return found
 
     def distances(self, typos: list[str], words: list[list[str]]) -> np.ndarray:
         """(M,) for each typo's candidates `words[i]`, typo by typo: the weighted phone distance between the
@@ -71,15 +74,22 @@ class Sounds:
         itself, as its own candidate, is heard as it is: distance 0."""
         heard = dict(zip(typos, self.heard(typos)))
         flat = [w for group in words for w in group]
-        said = dict(zip(set(flat), self.said(list(set(flat)))))
-        out = np.empty(len(flat), dtype=np.float64)
+        distinct = list(dict.fromkeys(flat))
+        said = dict(zip(distinct, self.said(distinct)))
+        owner, left, right = [], [], []
         k = 0
         for typo, group in zip(typos, words):
             for word in group:
-                pairs = [(a, b) for a in heard[typo] for b in (heard[typo] if word == typo else said[word])]
-                out[k] = min([phone_distance(a, b) for a, b in pairs], default=FAR)
+                for a in heard[typo]:
+                    for b in (heard[typo] if word == typo else said[word]):
+                        owner.append(k)
+                        left.append(a)
+                        right.append(b)
                 k += 1
-        return np.minimum(out, FAR)
+        out = np.full(len(flat), FAR)
+        if owner:
+            np.minimum.at(out, np.array(owner), phone_distances(left, right))
+        return out
 
     def alike(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words said within two phone edits of each typo's heard pronunciations, nearest
@@ -96,15 +106,20 @@ class Sounds:
     def index(self) -> PhoneIndex:
         if self._index is None:
             model = _file_digest(str(self.model_path))
-            self._index = cached(f"phones-{MODEL_PRONOUNCED}-{model}", self.lexicon.digest, self._build_index,
+            self._index = cached(f"phones-{model}", self.lexicon.digest, self._build_index,
                                  PhoneIndex.from_arrays)
         return self._index
 
     def _build_index(self) -> PhoneIndex:
+        """Every listed word with its pronunciations: CMUdict's, or for a word it lacks the model's (made ahead,
+        data/lexicon-phones.txt.gz; a user's word is pronounced now)."""
         words = self.words_by_frequency()
-        frequent = set(words[:MODEL_PRONOUNCED])
-        pronounced = [w for w in words if w in self.dictionary or w in frequent]
-        return PhoneIndex(pronounced, self.said(pronounced))
+        model = Pronunciations.for_lexicon()
+        said = [self.dictionary.of(w) or model.of(w) for w in words]
+        missing = [w for w, found in zip(words, said) if not found]
+        guessed = dict(zip(missing, self.pronouncer.pronounce_many(missing, 1, beam=1))) if missing else {}
+        said = [found or tuple(p.phones for p in guessed[w]) for w, found in zip(words, said)]
+        return PhoneIndex(words, said)
 
 
 @lru_cache(maxsize=4)

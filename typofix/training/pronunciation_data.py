@@ -8,7 +8,6 @@ common) pronunciation, the target the error rates are measured against.
 
 from __future__ import annotations
 
-import gzip
 import random
 from pathlib import Path
 
@@ -20,7 +19,8 @@ from typofix.files.packagedata import packaged
 from typofix.training.config_schema import (Count, Fraction, OptionalPath, Positive, Seed, Text, Agree,
                                             check_arguments)
 from typofix.training.data import DataError, FixedPairs, collate, length_buckets, rank_and_world, split_of
-from typofix.words.phones import G2P_ALPHABET, PhoneError, to_chars
+from typofix.words.phones import G2P_ALPHABET, PhoneError
+from typofix.words.phones import read_pronunciations as read_pronunciation_file
 from typofix.words.vocab import Vocab
 
 
@@ -30,18 +30,10 @@ def read_pronunciations(path: str | Path | None) -> dict[str, list[str]]:
     path = Path(path) if path else packaged("cmudict.txt.gz")
     if not path.is_file():
         raise DataError(f"pronunciation file not found: {path}")
-    opener = gzip.open if path.suffix == ".gz" else open
-    found: dict[str, list[str]] = {}
-    with opener(path, "rt", encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            word, tab, arpabet = line.rstrip("\n").partition("\t")
-            try:
-                if not tab or not word:
-                    raise PhoneError("expected word<TAB>phones")
-                found.setdefault(word, []).append(to_chars(arpabet))
-            except PhoneError as err:
-                raise DataError(f"{path}:{number}: {err}") from None
-    return found
+    try:
+        return read_pronunciation_file(path)
+    except PhoneError as err:
+        raise DataError(str(err)) from None
 
 
 class ShuffledBuckets(Sampler):

@@ -15,6 +15,8 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 
+import numpy as np
+
 from typofix.files.packagedata import packaged
 from typofix.words.vocab import DEFAULT_ALPHABET
 
@@ -80,6 +82,7 @@ def phone_labels(chars: str) -> list[str]:
 
 
 def substitution_cost(a: str, b: str) -> float:
+    """What writing phone `b` for phone `a` costs (0 for the same phone)."""
     if a == b:
         return 0.0
     kind_a, kind_b = CLASS_OF.get(a), CLASS_OF.get(b)
@@ -91,43 +94,86 @@ def substitution_cost(a: str, b: str) -> float:
 
 
 def gap_cost(a: str) -> float:
+    """What leaving out (or putting in) phone `a` costs."""
     if a == _SCHWA:
         return SCHWA_GAP
     return VOWEL_GAP if CLASS_OF.get(a) == "vowel" else CONSONANT_GAP
 
 
-@lru_cache(maxsize=65536)
+# The costs as tables over phone numbers (0..38), for the vectorised distance.
+_NUMBER = {char: i for i, char in enumerate(PHONE_ALPHABET)}
+_SUBSTITUTION = np.array([[substitution_cost(a, b) for b in PHONE_ALPHABET] for a in PHONE_ALPHABET])  # (39, 39)
+_GAP = np.array([gap_cost(a) for a in PHONE_ALPHABET])  # (39,)
+
+
+def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
+    """(M,) the weighted edit distance between each pair of phone strings a[i], b[i] (see the module docstring):
+    symmetric, 0 only for equal strings. One dynamic programme for all pairs at once, cell by cell over the
+    longest pair (pronunciations are short: a median of 6 phones), each cell a numpy step over every pair:
+    thousands of pairs cost about what one does."""
+    size = len(a)
+    if not size:
+        return np.zeros(0)
+    rows, cols = max(map(len, a)), max(map(len, b))
+    x, y = _numbers(a, rows), _numbers(b, cols)  # (M, rows), (M, cols); padding is phone 0, never read past a length
+    gap_x, gap_y = _GAP[x], _GAP[y]
+    table = np.zeros((size, rows + 1, cols + 1))  # (M, rows + 1, cols + 1)
+    table[:, 1:, 0] = np.cumsum(gap_x, axis=1)
+    table[:, 0, 1:] = np.cumsum(gap_y, axis=1)
+    for i in range(1, rows + 1):
+        substitute = _SUBSTITUTION[x[:, i - 1][:, None], y]  # (M, cols)
+        for j in range(1, cols + 1):
+            table[:, i, j] = np.minimum(np.minimum(table[:, i - 1, j] + gap_x[:, i - 1],
+                                                   table[:, i, j - 1] + gap_y[:, j - 1]),
+                                        table[:, i - 1, j - 1] + substitute[:, j - 1])
+    pick = np.arange(size)
+    return table[pick, [len(s) for s in a], [len(s) for s in b]]
+
+
 def phone_distance(a: str, b: str) -> float:
-    """Weighted edit distance between two phone strings (see the module docstring). Symmetric; 0 only for equal
-    strings. Pronunciations are short (a median of 6 phones), so the plain dynamic programme is cheap."""
-    previous = [0.0]
-    for char in b:
-        previous.append(previous[-1] + gap_cost(char))
-    for x in a:
-        current = [previous[0] + gap_cost(x)]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + gap_cost(x), current[j - 1] + gap_cost(y),
-                               previous[j - 1] + substitution_cost(x, y)))
-        previous = current
-    return previous[-1]
+    """`phone_distances` of one pair."""
+    return float(phone_distances([a], [b])[0])
+
+
+def _numbers(strings: list[str], width: int) -> np.ndarray:
+    numbers = np.zeros((len(strings), width), dtype=np.int64)
+    for row, s in enumerate(strings):
+        numbers[row, :len(s)] = [_NUMBER[c] for c in s]
+    return numbers
+
+
+def read_pronunciations(path) -> dict[str, list[str]]:
+    """word -> its pronunciations as phone strings, in file order, from a `word<TAB>PH PH ...` file (gzipped
+    when its name ends in .gz). PhoneError, naming the file and line, for a line that is not one."""
+    found: dict[str, list[str]] = {}
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            word, tab, arpabet = line.rstrip("\n").partition("\t")
+            try:
+                if not tab or not word:
+                    raise PhoneError("expected word<TAB>phones")
+                found.setdefault(word, []).append(to_chars(arpabet))
+            except PhoneError as err:
+                raise PhoneError(f"{path}:{number}: {err}") from None
+    return found
 
 
 class Pronunciations:
-    """The CMU Pronouncing Dictionary (data/cmudict.txt.gz): word -> its pronunciations as phone strings, the
-    most common first."""
+    """Word -> its pronunciations as phone strings, the most common first: the CMU Pronouncing Dictionary
+    (`bundled`, data/cmudict.txt.gz), or the model's for the listed words it lacks (`for_lexicon`,
+    data/lexicon-phones.txt.gz, built by data/build_lexicon_phones.py)."""
 
     def __init__(self, entries: dict[str, tuple[str, ...]]):
         self.entries = entries
 
     @classmethod
-    @lru_cache(maxsize=1)
     def bundled(cls) -> "Pronunciations":
-        entries: dict[str, list[str]] = {}
-        with gzip.open(packaged("cmudict.txt.gz"), "rt", encoding="utf-8") as lines:
-            for line in lines:
-                word, arpabet = line.rstrip("\n").split("\t")
-                entries.setdefault(word, []).append(to_chars(arpabet))
-        return cls({word: tuple(found) for word, found in entries.items()})
+        return _packaged("cmudict.txt.gz")
+
+    @classmethod
+    def for_lexicon(cls) -> "Pronunciations":
+        return _packaged("lexicon-phones.txt.gz")
 
     def __contains__(self, word: str) -> bool:
         return word in self.entries
@@ -138,3 +184,8 @@ class Pronunciations:
     def of(self, word: str) -> tuple[str, ...]:
         """The listed pronunciations of `word` (lowercase), () when it has none."""
         return self.entries.get(word, ())
+
+
+@lru_cache(maxsize=2)
+def _packaged(name: str) -> Pronunciations:
+    return Pronunciations({w: tuple(found) for w, found in read_pronunciations(packaged(name)).items()})
