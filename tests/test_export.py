@@ -13,7 +13,7 @@ import torch
 from typofix.apps.cli import main
 from typofix.engine.corrector import Corrector, ModelError
 from typofix.engine.settings import DecodingSettings
-from typofix.files.modelfile import bundled_int8_path, bundled_model_path, bundled_onnx_path
+from typofix.files.modelfile import PRONOUNCER, bundled_int8_path, bundled_model_path, bundled_onnx_path
 from typofix.training.export import WEIGHTS_INT8, export
 
 SMALL = DecodingSettings(beam=3)
@@ -61,7 +61,9 @@ def test_the_export_command_writes_the_kind_its_name_and_options_ask_for(tiny_ck
                     reason="the bundled models are not exported yet")
 def test_bundled_models_stay_small():
     paths = [bundled_model_path(), bundled_onnx_path(), bundled_int8_path(), bundled_model_path("fast"),
-             bundled_int8_path("fast")]
+             bundled_int8_path("fast"), bundled_int8_path(PRONOUNCER)]
+    assert sorted(p.name for p in paths) == sorted(p.name for p in bundled_model_path().parent.iterdir()
+                                                     if p.suffix in (".pt", ".onnxz"))  # every one counted
     assert sum(p.stat().st_size for p in paths) <= 10_000_000  # the budget for all model files
     weights = []
     for path in (bundled_onnx_path(), bundled_int8_path(), bundled_int8_path("fast")):
