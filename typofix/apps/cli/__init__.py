@@ -8,12 +8,12 @@ import argparse
 import sys
 
 from typofix import __version__
-from typofix.apps.cli import check, correct, evaluate, export, plots, pronounce, serve
+from typofix.apps.cli import check, correct, evaluate, export, lsp, plots, pronounce, serve
 from typofix.files.exits import UsageError, run_command
 
 PROG = "typofix"
 SUBCOMMANDS = (correct.add, check.add, pronounce.add, plots.add_attention, plots.add_embeddings, evaluate.add,
-               export.add, serve.add)
+               export.add, serve.add, lsp.add)
 
 
 class Parser(argparse.ArgumentParser):
