@@ -1,6 +1,6 @@
 """`typofix lsp` through the real command, driven by pygls' own LSP client over the subprocess's stdio: what an
 editor sees (diagnostics, code actions, incremental edits, settings, adding a word), with no editor installed.
-The editors themselves: tests/test_lsp_editors.py."""
+A real editor (Neovim): tests/test_lsp_neovim.py."""
 
 from __future__ import annotations
 
