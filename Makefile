@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose ../shared/eval/informal
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-spark test-browser test-emacs train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-spark test-browser test-emacs test-editors train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -49,9 +49,15 @@ $(CHROMIUM):
 test-browser: $(STAMP) $(CHROMIUM) ## the attention explorer in headless Chromium (installs Debian's chromium if missing)
 	$(BIN)/python -m pytest -q tests/test_browser.py
 
-test-emacs: $(STAMP) ## install Emacs (Debian emacs-nox) if missing, then run the Emacs client test of typofix-ispell
-	command -v emacs >/dev/null || (apt-get update -q && apt-get install -y -q emacs-nox)
-	$(BIN)/python -m pytest -q tests/test_ispell.py -k emacs
+EDITOR_TESTS := tests/test_ispell.py tests/test_lsp.py tests/test_lsp_neovim.py
+
+test-editors: $(STAMP) ## install Emacs, Neovim and Aspell (Debian emacs-nox, neovim, aspell-en) if missing, then run the editor tests: Emacs flyspell with typofix-ispell, the Ispell protocol table against aspell -a, Neovim's LSP client with typofix lsp
+	command -v emacs >/dev/null && command -v nvim >/dev/null && command -v aspell >/dev/null && \
+		test -e /usr/lib/aspell/en.multi || \
+		(apt-get update -q && apt-get install -y -q emacs-nox neovim aspell aspell-en)
+	$(BIN)/python -m pytest -q $(EDITOR_TESTS)
+
+test-emacs: test-editors ## the editor tests (kept for its old name: make test-editors)
 
 train: $(STAMP) ## the bundled model's recipe, two stages, in outputs/bundled and outputs/bundled-stage2; ARGS="key=value ..." goes to both
 	$(BIN)/typofix-train experiment=default hydra.run.dir=outputs/bundled $(ARGS)
