@@ -127,12 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     text = render(runs, sources, texts, args, pinned, load)
     print(text)
     if args.out is not None:
-        from bench.report import put_section
-        from typofix.files.atomic import atomic_path
+        from bench.report import write_section
 
-        old = args.out.read_text(encoding="utf-8") if args.out.is_file() else ""
-        with atomic_path(args.out) as tmp:
-            tmp.write_text(put_section(old, SECTION, text), encoding="utf-8")
+        write_section(args.out, SECTION, text)
     return 0
 
 

@@ -167,10 +167,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.tiny_model is not None and not args.tiny_model.is_file():
         parser.error(f"--tiny-model {args.tiny_model}: no such file")
-    from typofix.files.atomic import atomic_path
     from typofix.files.misspellings import read_misspellings
 
-    from bench.report import put_section
+    from bench.report import write_section
     from bench.run import pin_to_one_core, sample_rows
 
     pin_to_one_core()  # one thread for torch and onnxruntime: the machine is shared
@@ -189,9 +188,7 @@ def main(argv=None) -> int:
     text = render(result, rows, rows_by_set, command, note)
     print(text, end="")
     if args.out is not None:
-        old = args.out.read_text(encoding="utf-8") if args.out.is_file() else ""
-        with atomic_path(args.out) as tmp:
-            tmp.write_text(put_section(old, SECTION, text), encoding="utf-8")
+        write_section(args.out, SECTION, text)
     return 0
 
 

@@ -101,6 +101,12 @@ def put_section(text: str, name: str, body: str) -> str:
     return (text.rstrip("\n") + "\n\n" if text.strip() else "") + block
 
 
+def write_section(path: Path, name: str, body: str) -> None:
+    """Set the section `name` of the report at `path` (made if missing) to `body`, atomically (`put_section`)."""
+    old = path.read_text(encoding="utf-8") if path.is_file() else ""
+    _replace_atomically(path, lambda tmp: Path(tmp).write_text(put_section(old, name, body), encoding="utf-8"))
+
+
 def _replace_atomically(target: Path, write: Callable[[str], None]) -> None:
     """Let ``write`` fill a temporary file beside ``target``, then move it into place in one step."""
     with atomic_path(target) as temporary:
