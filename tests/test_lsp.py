@@ -128,6 +128,12 @@ async def scenario(tmp_path):
         await client.until(lambda: client.latest(py, 1))
         assert [s[3] for s in spans(client.latest(py, 1))] == ["teh", "definately"]
 
+        # positions count UTF-16 code units, as LSP says: the emoji is two; an untitled buffer is read by its language
+        untitled = "untitled:Untitled-1"
+        client.text_document_did_open(open_params(untitled, "plaintext", "\U0001F600 na\u00efve teh cat\n"))
+        await client.until(lambda: client.latest(untitled, 1))
+        assert spans(client.latest(untitled, 1)) == [(0, 9, 12, "teh")]
+
         # settings: only python documents are checked now; the markdown's diagnostics are withdrawn
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
             settings={"typofix": {"languages": ["python"], "confidence": "high"}}))
