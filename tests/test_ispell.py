@@ -150,7 +150,8 @@ def test_version_help_dicts_and_config_answer_at_once(config):
 def test_note_on_an_unknown_option(config):
     done = ispell("-a", "--strange", stdin="teh\n", config=config)
     assert done.returncode == 0 and done.stderr == "typofix-ispell: note: ignoring option '--strange'\n"
-    assert done.stdout.split("\n")[1].startswith("& teh 6 0: the, ")
+    answer = done.stdout.split("\n")[1]
+    assert answer.startswith("& teh ") and answer.split()[3] == "0:" and answer.split(": ")[1].startswith("the, ")
 
 
 def test_suggestions_come_best_first(config):
