@@ -2,7 +2,7 @@
 
     python -m bench.g2p_error [--model PATH] [--limit N] [--beam N]
 
-The held-out words are the g2p recipe's test split (`conf/data/cmudict.yaml`: 5% of the words, chosen by a hash
+The held-out words are the g2p recipe's test split (`--split val`: its validation split, for choosing) (`conf/data/cmudict.yaml`: 5% of the words, chosen by a hash
 of the word, so the same words whatever the model), pronounced through the engine (`typofix.engine.pronounce`,
 the bundled int8 model by default) with a beam of `--beam`. Two references, both reported:
 
@@ -32,11 +32,13 @@ def main(argv=None) -> int:
     parser.add_argument("--model", default=None, help="letter-to-phone model file (default: the bundled one)")
     parser.add_argument("--limit", type=int, default=0, help="at most N held-out words (0: all)")
     parser.add_argument("--beam", type=int, default=4, help="beam width (1: greedy)")
+    parser.add_argument("--split", choices=("test", "val"), default="test",
+                        help="the held-out words to score: test (the reported figures) or val (for choosing)")
     args = parser.parse_args(argv)
 
     found = read_pronunciations(None)
     pronouncer = Pronouncer.load(args.model)
-    words = [w for w in sorted(found) if split_of(w, 0.02, 0.05) == "test" and len(w) <= 24
+    words = [w for w in sorted(found) if split_of(w, 0.02, 0.05) == args.split and len(w) <= 24
              and pronouncer.readable(w) == w]
     words = words[:args.limit] if args.limit else words
     best = pronouncer.pronounce_many(words, k=1, beam=args.beam)
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
             totals[name][1] += len(reference)
             totals[name][2] += edits > 0
     model = args.model or "the bundled g2p-int8.onnxz"
-    print(f"{len(words):,} held-out CMUdict words, {model}, beam {args.beam}:")
+    print(f"{len(words):,} held-out CMUdict words ({args.split}), {model}, beam {args.beam}:")
     for name, (edits, phones, wrong) in totals.items():
         print(f"  reference {name:5}: PER {100 * edits / phones:.1f}%  WER {100 * wrong / len(words):.1f}%")
     return 0

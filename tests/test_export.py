@@ -72,3 +72,24 @@ def test_bundled_models_stay_small():
         assert meta["format"] == "typofix-onnx"
         weights.append(meta["weights"])
     assert weights == ["float16", WEIGHTS_INT8, WEIGHTS_INT8]
+
+
+def test_checkpoints_average_into_one_model(tiny_ckpt, tmp_path):
+    """`typofix export CKPT OUT --average MORE...`: the mean of the weights; a checkpoint averaged with itself is
+    itself, and a model of another architecture is refused in one line."""
+    from typofix.nn.checkpoint import average_checkpoints, read_checkpoint
+    from typofix.training.export import read_source
+
+    one = read_checkpoint(tiny_ckpt)
+    same = read_source(tiny_ckpt, [tiny_ckpt])
+    assert all(torch.allclose(same.state_dict[k].float(), v.float()) for k, v in one.state_dict.items())
+    shifted = read_checkpoint(tiny_ckpt)
+    shifted.state_dict = {k: v + 2.0 if v.is_floating_point() else v for k, v in one.state_dict.items()}
+    mean = average_checkpoints([one, shifted], ["a", "b"])
+    name = next(k for k, v in one.state_dict.items() if v.is_floating_point())
+    assert torch.allclose(mean.state_dict[name], one.state_dict[name] + 1.0)
+    shifted.state_dict = {k: v[..., :1] if v.dim() else v for k, v in one.state_dict.items()}
+    with pytest.raises(ModelError, match="b: cannot average with a"):
+        average_checkpoints([one, shifted], ["a", "b"])
+    out = tmp_path / "averaged.pt"
+    assert main(["export", str(tiny_ckpt), str(out), "--average", str(tiny_ckpt)]) == 0 and out.is_file()

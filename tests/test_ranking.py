@@ -18,6 +18,7 @@ from typofix.engine.ranking import (FEATURES, PHONE_FEATURES, Candidate, FittedS
                                     features, features_many, rerank, table_path, usage_frequencies)
 from typofix.engine.scoring import Hypothesis
 from typofix.engine.settings import DecodingSettings
+from typofix.engine.sounds import Sounds
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
 
@@ -77,15 +78,20 @@ def test_the_ranker_ranks_by_the_hand_channel_or_the_fitted_scorer(small_lexicon
         assert [c.score for c in ranked] == sorted(expected.values(), reverse=True)
     assert next(c for c in hand[0] if c.word == "spelling").attn is attn
     scorer = FittedScorer.load()
-    fitted = Ranker(small_lexicon, settings, scorer).rank_many(["speling", "tae"], found, edits)
+    sounds = Sounds(small_lexicon, lambda: list(small_lexicon.counts))  # the bundled table weighs how words sound
+    if scorer.uses_phones:
+        with pytest.raises(ValueError, match="needs the phone channel"):
+            Ranker(small_lexicon, settings, scorer)
+    fitted = Ranker(small_lexicon, settings, scorer, sounds).rank_many(["speling", "tae"], found, edits)
     for typo, ranked, cands, near in zip(["speling", "tae"], fitted, found, edits):
         words = [w for w in cands if w]
         scores = scorer.scores_many([typo], [words], [cands[w].log_prob for w in words],
                                     [len(cands[w].ids) + 1 for w in words],
                                     [small_lexicon.log_prior(w) for w in words],
-                                    [near.get(w, osa_distance(typo, w)) for w in words])
-        assert {c.word: c.score for c in ranked} == dict(zip(words, scores.tolist()))
-        assert [c.score for c in ranked] == sorted(scores.tolist(), reverse=True)
+                                    [near.get(w, osa_distance(typo, w)) for w in words],
+                                    sounds.distances([typo], [words]))
+        assert {c.word: c.score for c in ranked} == pytest.approx(dict(zip(words, scores.tolist())))
+        assert [c.score for c in ranked] == pytest.approx(sorted(scores.tolist(), reverse=True))
 
 
 def test_features_of_the_typo_itself_and_of_a_far_sound_alike():

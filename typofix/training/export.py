@@ -18,7 +18,7 @@ import json
 import warnings
 import zipfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -26,7 +26,8 @@ from torch import nn
 
 from typofix import __version__
 from typofix.files.atomic import atomic_path
-from typofix.nn.checkpoint import FORMAT, FORMAT_VERSION, build_model, read_checkpoint
+from typofix.nn.checkpoint import (FORMAT, FORMAT_VERSION, Checkpoint, average_checkpoints, build_model,
+                                   read_checkpoint)
 from typofix.nn.model import NoAttention, Seq2Seq
 from typofix.files.modelfile import ModelError
 from typofix.training.quantize import quantize_step
@@ -39,16 +40,18 @@ WEIGHTS_INT8 = "int8 decoder step (fixed activation ranges), float16 encoder"  #
 CHECK_WORDS = ["speling", "acommodation", "a", "recieve"]
 
 
-def export(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False) -> int:
+def export(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False,
+           average: Sequence[str | Path] = ()) -> int:
     """Write the export named by `out`'s suffix (.onnxz: ONNX, else the slim torch file) and return its size in
     bytes; the written file is read back before this returns, so a file that exists is a file that loads.
     `int8` (ONNX only): the decoder step's weights int8, its activations quantized over fixed ranges
-    (`typofix.training.quantize`); the encoder float."""
+    (`typofix.training.quantize`); the encoder float. `average`: more checkpoints whose weights are averaged
+    with `checkpoint`'s (`typofix.nn.checkpoint.average_checkpoints`)."""
     if Path(out).suffix == ".onnxz":
-        return export_onnx(checkpoint, out, half, int8)
+        return export_onnx(checkpoint, out, half, int8, average)
     if int8:
         raise ModelError(f"{out}: int8 quantization is for the ONNX export (.onnxz) only")
-    source = read_checkpoint(checkpoint)
+    source = read_source(checkpoint, average)
     build_model(source, checkpoint)  # fail here, not in a user's corrector, when weights and hparams disagree
     weights = {k: (v.half() if half and v.is_floating_point() else v).contiguous()
                for k, v in source.state_dict.items()}
@@ -59,12 +62,22 @@ def export(checkpoint: str | Path, out: str | Path, half: bool = True, int8: boo
                              lambda tmp: build_model(read_checkpoint(tmp), out))
 
 
-def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False) -> int:
-    """Write the .onnxz of a checkpoint and return its size; checked against the torch model before renaming."""
+def read_source(checkpoint: str | Path, average: Sequence[str | Path] = ()) -> Checkpoint:
+    """The checkpoint to export: `checkpoint`'s, or its weights averaged with those of `average`."""
+    if not average:
+        return read_checkpoint(checkpoint)
+    paths = [checkpoint, *average]
+    return average_checkpoints([read_checkpoint(p) for p in paths], [str(p) for p in paths])
+
+
+def export_onnx(checkpoint: str | Path, out: str | Path, half: bool = True, int8: bool = False,
+                average: Sequence[str | Path] = ()) -> int:
+    """Write the .onnxz of a checkpoint (averaged with `average`) and return its size; checked against the torch
+    model before renaming."""
     from typofix.engine.onnx_stepper import (EMBEDDINGS, ENCODER, FORMAT as ONNX_FORMAT, FORMAT_VERSION as ONNX_VERSION, META,
                                     STEP)
 
-    source = read_checkpoint(checkpoint)
+    source = read_source(checkpoint, average)
     model, vocab = build_model(source, checkpoint)
     encoder, step = _encoder_graph(model), _step_graph(model)
     if int8:  # the step int8 over fixed ranges, the encoder float (typofix.training.quantize says why)

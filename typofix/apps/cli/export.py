@@ -17,6 +17,9 @@ def add(subcommands) -> None:
                     "typofix/models/default.onnxz` (`make onnx`).")
     parser.add_argument("checkpoint", help="training checkpoint (.ckpt) or an earlier slim export (.pt)")
     parser.add_argument("out", help="file to write, e.g. typofix/models/default.pt or typofix/models/default.onnxz")
+    parser.add_argument("--average", nargs="+", metavar="CKPT", default=(),
+                        help="more checkpoints of the same model whose weights are averaged with CHECKPOINT's "
+                             "(checkpoint averaging: the last epochs of a run, smoothed)")
     parser.add_argument("--fp32", action="store_true", help="keep float32 weights (twice the size)")
     parser.add_argument("--int8", action="store_true", help="ONNX only: the decoder step in int8 over fixed "
                         "activation ranges, the encoder float (about half the time per step on an AVX2 CPU, and a "
@@ -28,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from typofix.files.modelfile import resolve_model
     from typofix.training.export import export
 
-    size = export(resolve_model(args.checkpoint), args.out, half=not args.fp32, int8=args.int8)
+    size = export(resolve_model(args.checkpoint), args.out, half=not args.fp32, int8=args.int8,
+                  average=[resolve_model(path) for path in args.average])
     print(f"wrote {args.out} ({size / 1e6:.2f} MB)")
     return OK
