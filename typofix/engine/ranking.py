@@ -25,7 +25,9 @@ weights), and the weights maximise it. The features say what the hand channel sa
   `data/build_usage.py`; 0 for a word wordfreq lacks), beside the log prior's Google Books counts, which
   are formal and old (`pome`, `propylene`);
 * how far apart they sound as phones (`typofix.engine.sounds`): the weighted phone distance between the typo
-  as the letter-to-phone model hears it and the word as CMUdict says it, and whether that distance is 0.
+  as the letter-to-phone model hears it and the word as CMUdict says it, and whether that distance is 0; and
+  the same two again for a word three or more edits away (0 for nearer ones), where the letters say least and
+  the sound most (they took birkbeck-dev's cross-validated top-1 from 52.65 to 52.99%, docs/tuning.md).
 
 The typo itself (the confidence rule's "leave it") has 0 edits, looks and sounds the same as itself, and is
 never the model's favourite, so its score differs from a correction's by the model, its frequencies and how
@@ -58,10 +60,10 @@ from typofix.words.phonetic import sound_codes
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
             "last_letter_differs", "shared_prefix", "same_metaphone", "metaphone_similarity", "model_best", "usage",
-            "phone_distance", "same_phones")
+            "phone_distance", "same_phones", "far_phone_distance", "far_same_phones")
 # The phone channel's features (`typofix.engine.sounds`): a table that weighs them 0, or lacks them (one fitted
 # before they existed), never asks for a pronunciation.
-PHONE_FEATURES = ("phone_distance", "same_phones")
+PHONE_FEATURES = ("phone_distance", "same_phones", "far_phone_distance", "far_same_phones")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
 
 
@@ -161,6 +163,9 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     out[:, 17] = [usage.get(w, 0.0) for w in flat]
     out[:, 18] = phone_distances if phone_distances is not None else 0.0
     out[:, 19] = phone_distances == 0 if phone_distances is not None else 0.0
+    far = edits >= 3
+    out[:, 20] = out[:, 18] * far
+    out[:, 21] = out[:, 19] * far
     return out
 
 
