@@ -214,7 +214,11 @@ def test_each_presets_packaged_table_prefers_near_words_and_knows_its_fit(preset
     name = DecodingSettings.preset(preset).rerank_table
     scorer = FittedScorer.load(table_path(name))
     w = dict(zip(FEATURES, scorer.weights))
-    assert w["one_edit"] > w["two_edits"] > w["three_edits"] > w["four_plus_edits"]
+    # Nearer is likelier, for words that sound as far from the typo as each other (a phone apart): three or
+    # more edits away, a table with the phone channel lets the sound decide (its far-band phone features).
+    far = w["far_phone_distance"]
+    assert w["one_edit"] > w["two_edits"] > w["three_edits"] + far > w["four_plus_edits"] + far
+    assert w["phone_distance"] <= 0 and w["same_phones"] >= 0  # sounding alike is likelier (0: no phone channel)
     # Frequent words are likelier: today's usage carries it (the books' prior, beside it, weighs little).
     assert w["usage"] > 0 and w["usage"] > abs(w["log_prior"])
     assert w["first_letter_differs"] < 0 and w["similarity"] > 0 and w["metaphone_similarity"] > 0

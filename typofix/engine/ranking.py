@@ -163,6 +163,9 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     out[:, 17] = [usage.get(w, 0.0) for w in flat]
     out[:, 18] = phone_distances if phone_distances is not None else 0.0
     out[:, 19] = phone_distances == 0 if phone_distances is not None else 0.0
+    # The typo itself is no word said some way: its phone features are 0, so that it scores as under a table
+    # without them and the confidence rule's scale stays where `typofix check`'s thresholds were set.
+    out[~other, 18:20] = 0.0
     far = edits >= 3
     out[:, 20] = out[:, 18] * far
     out[:, 21] = out[:, 19] * far

@@ -101,7 +101,7 @@ class DecodingSettings:
                      "no beam search", "N", low=1)
     wide_margin: float = knob(8.0, "a cheap answer that beats leaving the word by less than D gets the wide search",
                               "D", low=0)
-    wide_min_edits: int = knob(0, low=0)
+    wide_min_edits: int = knob(3, low=0)  # a cheap answer this many edits away (or more) gets the wide pass too
     # The wide pass's candidates besides the cheap pass's: the most frequent one edit away (the cheap pass's
     # shortlist already holds the likely ones), two edits away, and sound-alikes (for the far-off misspellings).
     one_edit_candidates: int = knob(0, "the N most frequent words one edit away join the wide search (besides the "
@@ -184,6 +184,6 @@ PRESETS: dict[str, DecodingSettings] = {
     # Speed first: the smaller bundled model with its own fitted table, no greedy decode (with this model it cost
     # top-1), a narrower cheap pass and sound-alikes alone in the wide pass. Figures: docs/tuning.md.
     "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,
-                             greedy=False, shortlist=3, wide_margin=6.0, two_edit_candidates=0, sound_candidates=3,
-                             phone_candidates=0, homophone_candidates=0),
+                             greedy=False, shortlist=3, wide_margin=6.0, wide_min_edits=0, two_edit_candidates=0,
+                             sound_candidates=3, phone_candidates=0, homophone_candidates=0),
 }

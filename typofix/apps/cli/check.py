@@ -12,7 +12,7 @@ from typofix.files.exits import FINDINGS, OK, USAGE, UsageError
 # `correct`'s (-5: in prose a word the dictionary lacks is most often a typo; in code it is most often a
 # name); tuned on the dev data of docs/check.md.
 MIN_CONFIDENCE = 2.0
-WRITE_CONFIDENCE = 5.0
+WRITE_CONFIDENCE = 4.0
 
 
 def add(subcommands) -> None:
