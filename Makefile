@@ -29,8 +29,10 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP) ## create .venv, install torch (TORCH=torch==2.13.0, from TORCH_INDEX if set) then typofix[dev]; idempotent
 
-test: $(STAMP) ## run the fast test suite (installs first if needed)
-	$(BIN)/python -m pytest -q
+TEST_JOBS ?= 2
+
+test: $(STAMP) ## run the fast test suite in TEST_JOBS processes (pytest-xdist; installs first if needed)
+	$(BIN)/python -m pytest -q -n $(TEST_JOBS)
 
 test-all: $(STAMP) ## run every test, the slow ones too
 	$(BIN)/python -m pytest -q -m ''
