@@ -20,7 +20,7 @@ from typofix.engine.results import Trace, TracedCandidate
 from typofix.engine.scoring import Hypothesis, take_rows, trie_hypotheses
 from typofix.engine.search import LexiconConstraint, beam_search
 from typofix.engine.settings import DecodingSettings
-from typofix.engine.stepper import Stepper
+from typofix.engine.stepper import Stepper, length_batches
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
 from typofix.words.vocab import Vocab
@@ -162,14 +162,8 @@ class Passes:
         return {word: (cands, next(c for c in cands if c.word == word)) for word, cands in zip(words, ranked)}
 
     def batches(self, words: list[str]):
-        """Batches of similar length (padding costs as much as characters): (words, src (B, S), src_len (B,))."""
-        ordered = sorted(words, key=len)
-        for start in range(0, len(ordered), self.batch_size):
-            chunk = ordered[start:start + self.batch_size]
-            src = np.full((len(chunk), len(chunk[-1])), self.vocab.pad_id, dtype=np.int64)  # (B, S), longest last
-            for row, word in enumerate(chunk):
-                src[row, :len(word)] = self.vocab.encode(word)
-            yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
+        """`length_batches` of `words` at this engine's batch size."""
+        return length_batches(words, self.vocab, self.batch_size)
 
     def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]]) -> None:
         """Score each word's `outputs` not yet in `found` (as one prefix trie per word) and add them."""

@@ -15,12 +15,13 @@ from pathlib import Path
 import numpy as np
 
 from typofix.engine.search import beam_search
-from typofix.engine.stepper import Stepper, load_stepper
+from typofix.engine.stepper import Stepper, length_batches, load_stepper
 from typofix.files.modelfile import PRONOUNCER, ModelError
 from typofix.words.phones import PHONE_ALPHABET, to_arpabet
 from typofix.words.vocab import Vocab
 
 BATCH_SIZE = 256
+REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB)
 
 
 @dataclass(frozen=True)
@@ -66,14 +67,8 @@ class Pronouncer:
         of `beam` (default max(k, 4))."""
         beam = max(k, beam or 4)
         letters = [self.readable(w) for w in words]
-        todo = sorted({w for w in letters if w}, key=len)
         found: dict[str, list[Pronunciation]] = {}
-        for start in range(0, len(todo), BATCH_SIZE):
-            chunk = todo[start:start + BATCH_SIZE]
-            src = np.full((len(chunk), len(chunk[-1])), self.vocab.pad_id, dtype=np.int64)  # (B, S), longest last
-            for row, word in enumerate(chunk):
-                src[row, :len(word)] = self.vocab.encode(word)
-            src_len = np.array([len(w) for w in chunk], dtype=np.int64)
+        for chunk, src, src_len in length_batches(sorted({w for w in letters if w}), self.vocab, BATCH_SIZE):
             # Phones run longer than letters only in a few words (x: K S); twice the letters and two more is room.
             hyps = beam_search(self.stepper, src, src_len, beam=beam, alpha=1.0, max_len=2 * len(chunk[-1]) + 2)
             for word, best in zip(chunk, hyps):
@@ -88,7 +83,11 @@ class Pronouncer:
         missing = [w for w in dict.fromkeys(words) if w not in self._best]
         for word, found in zip(missing, self.pronounce_many(missing, k, beam=k)):
             self._best[word] = tuple(found)
-        return [self._best[w][:k] for w in words]
+        answer = [self._best[w][:k] for w in words]
+        # A server or a Spark worker meets new typos without end: the oldest answers go first.
+        for word in list(self._best)[:max(0, len(self._best) - REMEMBERED)]:
+            del self._best[word]
+        return answer
 
     def _phones(self, ids) -> str:
         # A stray letter (the model was never trained to write one, but nothing forbids it) is dropped.

@@ -35,6 +35,18 @@ class Stepper(Protocol):
     def step(self, y: np.ndarray, state: Arrays, memory: Arrays) -> tuple[np.ndarray, Arrays, np.ndarray | None]: ...
 
 
+def length_batches(words: list[str], vocab: Vocab, size: int):
+    """`words` in batches of `size` of similar length (padding costs as much as characters), as a model reads
+    them: (words, src (B, S), src_len (B,)), shortest first, each batch padded to its longest word."""
+    ordered = sorted(words, key=len)
+    for start in range(0, len(ordered), size):
+        chunk = ordered[start:start + size]
+        src = np.full((len(chunk), len(chunk[-1])), vocab.pad_id, dtype=np.int64)  # (B, S), longest last
+        for row, word in enumerate(chunk):
+            src[row, :len(word)] = vocab.encode(word)
+        yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
+
+
 def load_stepper(path: str | Path | None = None, device: str = "cpu",
                  bundled: str = "default") -> tuple[Stepper, Vocab]:
     """The stepper and vocabulary of the model at `path` (None: the bundled model named `bundled`, as
