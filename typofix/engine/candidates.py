@@ -78,18 +78,16 @@ class Neighbours:
             for ones, kept, twos in zip(near, found, far):
                 ones.update(dict.fromkeys(twos, 2))
                 kept.update(dict.fromkeys(twos, 2))
+        # Sound-alikes only for spellings the word list lacks: a listed word (`subdirectories`, in the list though
+        # no dictionary accepts it) is a real spelling, and a far-off word that sounds like it (`subdirectory`)
+        # is no correction of it. On the dev prose they were 11 of 26 broken words, with no fix gained.
+        unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
         if s.sound_candidates:
-            # Only for spellings the word list lacks: a listed word (`subdirectories`, in the list though no
-            # dictionary accepts it) is a real spelling, and a far-off word that sounds like it (`subdirectory`)
-            # is no correction of it. On the dev prose they were 11 of 26 broken words, with no fix gained.
-            unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
             alike = self.sound_index.near_many([words[i] for i in unlisted], s.sound_candidates,
                                                [near[i] for i in unlisted])
             for i, sounds in zip(unlisted, alike):
                 found[i].update((w, osa_distance(words[i], w)) for w in sounds)
         if s.phone_candidates and self.sounds is not None:
-            # The same rule: words said like the typo, for spellings the word list lacks.
-            unlisted = [i for i, word in enumerate(words) if word not in self.lexicon]
             said = self.sounds.alike([words[i] for i in unlisted], s.phone_candidates, [near[i] for i in unlisted])
             for i, alike_words in zip(unlisted, said):
                 found[i].update((w, osa_distance(words[i], w)) for w in alike_words if w not in found[i])

@@ -8,7 +8,9 @@ letters to phones for the typo, the phones of each candidate, a phone-level erro
   in the index cache (`typofix.words.indexcache`); the listed words CMUdict lacks are pronounced by the model
   when it is built, so that scoring a candidate never waits for the model.
 
-Everything is asked of the wide pass only, for the words the cheap pass was unsure of.
+The cheap pass asks for every unknown word (the words said exactly as it is heard, and the scorer's phone
+features), the wide pass for the words the cheap pass was unsure of (the words said nearest it); nothing is
+read before the first unknown word.
 """
 
 from __future__ import annotations
@@ -94,11 +96,15 @@ class Sounds:
     def alike(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words said within two phone edits of each typo's heard pronunciations, nearest
         first (`PhoneIndex.near_many`)."""
+        if not typos:  # every word listed: no reason to read the index
+            return []
         return self.index.near_many(self.heard(typos), n, exclude)
 
     def said_as(self, typos: list[str], n: int) -> list[list[str]]:
         """Up to `n` listed words said exactly as each typo is heard, most frequent first
         (`PhoneIndex.said_as_many`), the typo itself left out."""
+        if not typos:
+            return []
         found = self.index.said_as_many(self.heard(typos), n + 1)
         return [[w for w in words if w != typo][:n] for typo, words in zip(typos, found)]
 
