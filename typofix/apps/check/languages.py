@@ -62,23 +62,24 @@ def language_of(path: str, first_line: str) -> Language:
 @lru_cache(maxsize=4096)
 def _lexer_for_name(name: str) -> str | None:
     from pygments.lexers import get_lexer_for_filename
-    from pygments.util import ClassNotFound
 
-    try:
-        lexer = get_lexer_for_filename(name)
-    except ClassNotFound:
-        return None
-    alias = lexer.aliases[0] if lexer.aliases else None
+    alias = _first_alias(get_lexer_for_filename, name)
     return None if alias in _PROSE_LEXERS else alias
 
 
 @lru_cache(maxsize=64)
 def _lexer_alias(name: str) -> str | None:
     from pygments.lexers import get_lexer_by_name
+
+    return _first_alias(get_lexer_by_name, name)
+
+
+def _first_alias(find, name: str) -> str | None:
+    """The first alias of the lexer Pygments' `find` gives for `name`, None when it has none."""
     from pygments.util import ClassNotFound
 
     try:
-        lexer = get_lexer_by_name(name)
+        lexer = find(name)
     except ClassNotFound:
         return None
     return lexer.aliases[0] if lexer.aliases else None
