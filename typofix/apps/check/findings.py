@@ -16,9 +16,12 @@ class Finding:
     """One probable typo: where (`line` and `column` 1-based, a tab counting one column; `start`, the offset
     in the file's text), the `word` as written, its `suggestions` (best first: the correction) and the
     model's `confidence` (how far the correction's score beats the word's own; None for a real-word error).
-    `where`: "text" (comments, strings, docs: -w may fix it), "literal" (a one-word string literal: a key, a
-    mode, test data), "identifier" (a name's part, --identifiers) or "real-word" (a word that is a word,
-    likely another in its context); only "text" is ever fixed."""
+    `where`: "text" (comments, strings, docs), "literal" (a one-word string literal: a key, a mode, test
+    data), "identifier" (a name's part, --identifiers) or "real-word" (a word that is a word, likely another
+    in its context); only "text" is ever fixed, and not all of it. `fixable`: whether -w writes it
+    (`typofix.apps.check.writable`: text, sure enough, in a comment, a docstring or prose, neither in a
+    string literal of code nor code-shaped), once a run has decided; None before, and left out of the JSON
+    then."""
 
     path: str
     line: int
@@ -28,6 +31,7 @@ class Finding:
     suggestions: tuple[str, ...]
     confidence: float | None
     where: str = "text"
+    fixable: bool | None = None
 
     @property
     def correction(self) -> str:
@@ -44,7 +48,7 @@ class Finding:
         return {"path": self.path, "line": self.line, "column": self.column, "word": self.word,
                 "suggestions": list(self.suggestions),
                 "confidence": round(confidence, 3) if confidence is not None and math.isfinite(confidence) else None,
-                "where": self.where}
+                "where": self.where} | ({} if self.fixable is None else {"fixable": self.fixable})
 
 def finding_line(finding: Finding, as_json: bool = False) -> str:
     """The finding as people read it, or as one JSON line (valid UTF-8 whatever the file held:

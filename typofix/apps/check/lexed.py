@@ -1,6 +1,8 @@
 """Source in any language Pygments has a lexer for (JavaScript, TypeScript, Go, Rust, C, C++, Java, shell,
 YAML, TOML, JSON, Makefile, ...), read through that lexer: comments, doc comments and string literals are
-checked, names are identifiers, and the keywords and builtins the lexer knows are known words.
+checked (a doc comment, String.Doc to Pygments, is a comment: -w may fix it; a string literal is data,
+reported but never written), names are identifiers, and the keywords and builtins the lexer knows are
+known words.
 
 A string literal is the run of string tokens a lexer gives for it (quotes, text, escapes and the
 interpolations inside: `"hello ${name} world"`, YAML's plain scalars word by word); its escapes,
@@ -104,7 +106,7 @@ def _flush(regions: Regions, literal: list[tuple[int, str, bool]]) -> None:
     raw = "".join(value for _, value, _ in literal)
     masked = mask_literal("".join(value if keep else blank(value) for _, value, keep in literal))
     if is_text(raw):
-        regions.add(start, masked)
+        regions.add(start, masked, string=True)  # data (an event name, a pattern, a key): reported, not written
     elif masked.strip(" \t\"'`"):
         word = masked.strip(" \t\"'`")
         offset = masked.index(word)

@@ -1,7 +1,9 @@
 """Python source read with Python's own tokenizer: comments, docstrings and string literals are checked,
 names are identifiers, and the language's words (keywords, builtins, standard-library module names) are
-known words. A docstring is reStructuredText (literal blocks, doctests, roles blanked); a bytes literal is
-data, and the pattern handed to `re` is a regular expression: neither is checked."""
+known words. A docstring (as the syntax tree says: the first statement of a module, class or function) is
+reStructuredText (literal blocks, doctests, roles blanked) and documentation, which -w may fix; any other
+string literal is data, reported but never written (`Scan.strings`). A bytes literal is data, and the
+pattern handed to `re` is a regular expression: neither is checked."""
 
 from __future__ import annotations
 
@@ -117,7 +119,7 @@ def _literal(regions: Regions, start: int, token: str, docstring: bool, recent: 
     if docstring or len(quote) == 3:
         masked = mask_rst(masked)
     if docstring or is_text(content):
-        regions.add(begin, masked)
+        regions.add(begin, masked, string=not docstring)  # a docstring is documentation; any other, data
     elif masked.strip():
         lead = len(masked) - len(masked.lstrip())
         regions.literal(begin + lead, content[lead:lead + len(masked.strip())])

@@ -1,8 +1,10 @@
 """A file as `check` reads it (`Scan`): the text to check, as a copy of the file with everything else
-blanked, the code's identifiers and its one-word literals; and `Regions`, which the readers of each language fill in."""
+blanked, where the code's string literals are in it, the code's identifiers and its one-word literals; and
+`Regions`, which the readers of each language fill in."""
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from typofix.apps.check.languages import Language
@@ -13,9 +15,11 @@ from typofix.apps.check.prose import blank
 class Scan:
     """One file read for checking. `masked` is `text` with every character that is not to be checked (code,
     markup, escapes, placeholders) turned into a space, line breaks kept: the same length and lines, so an
-    offset in one is an offset in the other. `identifiers`: (offset, name) of the code's names; `literals`:
-    (offset, text) of its one-word string literals (keys, modes, options: `"rb"`, `"utf-8"`); `keywords`:
-    the language's keywords and builtins the lexer saw (lowercase)."""
+    offset in one is an offset in the other. `strings`: (start, end) of the checked text that stands in a
+    string literal of code (not a docstring nor a doc comment): data, reported but never written (-w);
+    `identifiers`: (offset, name) of the code's names; `literals`: (offset, text) of its one-word string
+    literals (keys, modes, options: `"rb"`, `"utf-8"`); `keywords`: the language's keywords and builtins the
+    lexer saw (lowercase)."""
 
     path: str
     text: str
@@ -24,6 +28,12 @@ class Scan:
     identifiers: list[tuple[int, str]] = field(default_factory=list)
     literals: list[tuple[int, str]] = field(default_factory=list)
     keywords: frozenset[str] = frozenset()
+    strings: list[tuple[int, int]] = field(default_factory=list)
+
+    def in_string(self, offset: int) -> bool:
+        """Whether text[offset] stands in a string literal of code (`strings`)."""
+        at = bisect.bisect_right(self.strings, (offset, float("inf"))) - 1
+        return at >= 0 and self.strings[at][0] <= offset < self.strings[at][1]
 
 
 class Regions:
@@ -31,15 +41,16 @@ class Regions:
 
     def __init__(self, text: str):
         self.text = text
-        self.parts: list[tuple[int, str]] = []
+        self.parts: list[tuple[int, str, bool]] = []
         self.identifiers: list[tuple[int, str]] = []
         self.literals: list[tuple[int, str]] = []
         self.keywords: set[str] = set()
 
-    def add(self, start: int, masked: str) -> None:
-        """Check `masked`, the masked form of text[start:start + len(masked)]."""
+    def add(self, start: int, masked: str, string: bool = False) -> None:
+        """Check `masked`, the masked form of text[start:start + len(masked)]; `string`: it is the text of a
+        string literal of code (reported, never written), not a comment, a docstring or prose."""
         if masked.strip():
-            self.parts.append((start, masked))
+            self.parts.append((start, masked, string))
 
     def identifier(self, offset: int, name: str) -> None:
         self.identifiers.append((offset, name))
@@ -50,13 +61,15 @@ class Regions:
 
     def scan(self, path: str, language: Language) -> Scan:
         """The Scan: the added regions in place, everything between them blanked (overlaps keep the first)."""
-        chunks, end = [], 0
-        for start, masked in sorted(self.parts):
+        chunks, end, strings = [], 0, []
+        for start, masked, string in sorted(self.parts):
             if start < end:  # a region inside one already placed (never expected; kept safe)
                 continue
             chunks.append(blank(self.text[end:start]))
             chunks.append(masked)
             end = start + len(masked)
+            if string:
+                strings.append((start, end))
         chunks.append(blank(self.text[end:]))
         return Scan(path, self.text, language, "".join(chunks), sorted(self.identifiers),
-                    sorted(self.literals), frozenset(self.keywords))
+                    sorted(self.literals), frozenset(self.keywords), strings)

@@ -2,13 +2,14 @@
 
 Two passes over the files. The first reads every file (no model: tokenizers only) and adds its words to
 the vocabulary; the second runs the model on each file's text and streams its findings as each file is
-done, in file order, fixing the file (-w) before going on. The vocabulary must have seen every file
-before any finding is judged, so the first finding comes after the first pass.
+done, in file order, fixing the file (-w: the findings `typofix.apps.check.writable` calls fixable) before
+going on. The vocabulary must have seen every file before any finding is judged, so the first finding comes
+after the first pass.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, write_fixes
@@ -18,6 +19,7 @@ from typofix.apps.check.regions import Scan
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary, WordUse
 from typofix.apps.check.walk import Selection, files_to_check
+from typofix.apps.check.writable import fixable
 from typofix.files.exits import fail
 
 
@@ -64,18 +66,19 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             vocabulary.add(WordUse.of(scan))
             scans.append(scan)
         for scan, found in zip(scans, pool.findings(scans)):
-            kept = [f for f in found if verdict.keep(f, scan.masked)]
+            kept = [replace(f, fixable=fixable(f, scan, run.write_confidence))
+                    for f in found if verdict.keep(f, scan.masked)]
             for finding in kept:
                 print(finding_line(finding, run.as_json), flush=True)
             outcome.findings += len(kept)
             if run.write:
-                outcome.errors += not _fix(scan, kept, run.write_confidence, prog)
+                outcome.errors += not _fix(scan, [f for f in kept if f.fixable], prog)
     return outcome
 
 
-def _fix(scan: Scan, kept: list[Finding], write_confidence: float, prog: str) -> bool:
-    """Apply the sure text findings to the file; False (after one line on stderr) when it cannot be done."""
-    fixes = [f for f in kept if f.where == "text" and f.confidence is not None and f.confidence >= write_confidence]
+def _fix(scan: Scan, fixes: list[Finding], prog: str) -> bool:
+    """Apply `fixes` (the fixable findings) to the file; False (after one line on stderr) when it cannot be
+    done."""
     if not fixes:
         return True
     try:

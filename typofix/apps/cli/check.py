@@ -32,13 +32,15 @@ def add(subcommands) -> None:
                     "fixed. More: docs/check.md.")
     parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     parser.add_argument("-w", "--write-changes", action="store_true",
-                        help="fix the typos of text (never of code) whose confidence is at least the "
+                        help="fix the typos of comments, docstrings and prose whose confidence is at least the "
                              "--write-confidence, in place: atomically, through symlinks, mode kept; Python "
-                             "files keep their syntax tree")
+                             "files keep their syntax tree. Never written, though reported: a typo in a string "
+                             "literal of code (data: an event name, a pattern, a key) or in a code-shaped word "
+                             "($x{key}, obj.attr, --flag, a code span); --json marks them \"fixable\": false")
     parser.add_argument("--write-confidence", type=float, metavar="C",
                         help=f"the confidence -w needs to fix a typo (default: {WRITE_CONFIDENCE:g})")
     parser.add_argument("--json", action="store_true", help="one JSON object a line: path, line, column, word, "
-                        "suggestions, confidence, where")
+                        "suggestions, confidence, where, fixable (whether -w writes it)")
     parser.add_argument("--identifiers", action="store_true", default=None,
                         help="also check the words of identifiers (parseArgs, parse_args, HTTPServer -> parse, "
                              "args, http, server); reported, never fixed")

@@ -1,0 +1,65 @@
+"""Which of `check`'s findings -w writes: a finding of text, sure enough (`--write-confidence`), standing in a
+comment, a docstring or doc comment, or the prose of a text, Markdown or reST file, and not code-shaped there.
+
+Never written, though still reported (`"fixable": false` in --json):
+
+* a word in a string literal of code that is no docstring (`Scan.strings`): a string is data, whatever it
+  reads like (an event list `"keydown keyup"`, a shell pattern, a key, SQL), and a program's data is not
+  ours to change;
+* a code-shaped word (`code_shaped`), even in a comment or in prose: `$map{key}`, `obj.attr`, `--flag`, a
+  word in a code span. Code that the readers did not blank is still code.
+"""
+
+from __future__ import annotations
+
+from typofix.apps.check.findings import Finding
+from typofix.apps.check.prose import mask_code_spans
+from typofix.apps.check.regions import Scan
+
+# A token holding one of these around a word is code: a variable ($x, ${x}), an index or a call (m[k], f(x)),
+# an assignment, a name (snake_case), a path, an escape, a decorator or an address, an attribute or a
+# scope (a.b, a::b), a code span.
+CODE_MARKS = frozenset("${}[]()=_/\\@.:`")
+CODE_STARTS = ("-", "$", "%", "#")  # an option (-v, --verbose), a variable, a placeholder, a reference
+# What may stand before or after a word of prose, and is no code: quotes, brackets, emphasis, punctuation.
+_OPENERS = "\"'([*\u201c\u2018"
+_CLOSERS = "\"')]*.,;:!?\u201d\u2019"
+_REACH = 200  # a run of more characters than this without white space around a word is code anyway
+
+
+def code_shaped(text: str, start: int, end: int) -> bool:
+    """Whether the word at text[start:end] is code in its surroundings: inside a code span or a bare call
+    (`typofix.apps.check.prose.mask_code_spans`, as the readers blank them), after an unclosed backtick
+    on its line, or part of a larger token (the run of non-space characters around it, the quotes,
+    brackets, emphasis and punctuation of prose taken off its ends, a Markdown link's target too) that
+    holds one of `CODE_MARKS` or starts with one of `CODE_STARTS`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start:len(text) if line_end < 0 else line_end]
+    at, to = start - line_start, end - line_start
+    if not mask_code_spans(line)[at:to].strip() or line.count("`", 0, at) % 2:
+        return True
+    left = at
+    while left > 0 and not line[left - 1].isspace():
+        left -= 1
+        if at - left > _REACH:
+            return True
+    right = to
+    while right < len(line) and not line[right].isspace():
+        right += 1
+        if right - to > _REACH:
+            return True
+    after = line[to:right]
+    link = after.find("](")
+    if link >= 0:  # [word](https://...): the target is the link's, not the word's
+        after = after[:link + 1]
+    token = (line[left:at].lstrip(_OPENERS) + line[at:to] + after.rstrip(_CLOSERS))
+    return token.startswith(CODE_STARTS) or not CODE_MARKS.isdisjoint(token)
+
+
+def fixable(finding: Finding, scan: Scan, write_confidence: float) -> bool:
+    """Whether -w writes `finding`, one of `scan`'s: a text finding whose confidence is `write_confidence`
+    or more, outside the code's string literals, and not code-shaped."""
+    return (finding.where == "text" and finding.confidence is not None and finding.confidence >= write_confidence
+            and not scan.in_string(finding.start)
+            and not code_shaped(scan.text, finding.start, finding.start + len(finding.word)))
