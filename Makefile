@@ -12,7 +12,7 @@ LIMIT ?= 5000
 PROSE ?= ../shared/eval/prose ../shared/eval/informal
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-all test-spark test-browser test-emacs test-editors train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check network-value startup recall coverage ablation clean
+.PHONY: help install test test-all test-spark test-browser test-emacs test-editors train train-gpu train-fast onnx demo plots serve screenshot bench bench-peers informal-dev bench-check bench-wild network-value startup recall coverage ablation clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  %-12s %s\n", $$1, $$2}'
@@ -114,6 +114,15 @@ CSPELL ?= $(shell command -v cspell)
 bench-check: $(STAMP) ## typofix check beside codespell, typos-cli and cspell (CSPELL=path; npm install cspell@9) on this tree and the stdlib -> docs/check.md
 	$(BIN)/python -m pip install -q codespell typos
 	$(BIN)/python -m bench.check_peers --out docs/check.md $(if $(CSPELL),--cspell $(CSPELL))
+
+WILD ?= ../shared/eval/wild
+
+bench-wild: $(STAMP) ## typofix beside Aspell, Hunspell, codespell and typos-cli on text as found in the wild (WILD; installs the missing peers) -> BENCHMARKS.md
+	command -v aspell >/dev/null && command -v hunspell >/dev/null && test -e /usr/lib/aspell/en.multi && \
+		test -e /usr/share/hunspell/en_US.dic || \
+		(apt-get update -q && apt-get install -y -q aspell aspell-en hunspell hunspell-en-us)
+	test -x $(BIN)/codespell && test -x $(BIN)/typos || $(BIN)/python -m pip install -q codespell typos
+	$(BIN)/python -m bench.wild --wild $(WILD) --out BENCHMARKS.md
 
 network-value: $(STAMP) ## what the network buys: the same search with no, an untrained, a tiny and the bundled network -> BENCHMARKS.md (~2 min)
 	$(BIN)/python -m bench.network_value --out BENCHMARKS.md
