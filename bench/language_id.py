@@ -16,8 +16,9 @@ call), ``MiB`` (resident memory the import and load added). Then it scores every
   abbreviations, emoji, handles, links), ``prose/clean.txt`` (the Debian FAQ and GNU standards, wrapped at ~70
   columns: lines are sentence fragments) and the same prose cut into sentences (``prose-sent``). ``informal/
   clean.txt`` is byte for byte ``prose/clean.txt``, so it is not scored twice. Only lines with a letter count;
-* ``other``: 100 translated messages in each of 29 languages the dev set lacks, from the gettext catalogs under
-  ``/usr/share/locale`` (``other_languages``; left out where that folder is missing).
+* ``other``: up to 100 lines in each of 14 languages the dev set lacks, from the translated man pages installed
+  here (``/usr/share/man/LANG``, rendered with ``man -P cat``; ``other_languages``; left out where there are
+  none). Rendering them takes a minute; the parent process does it once for every variant.
 
 A unit is English for a library when its best language is English; for ``typofix`` (typofix.words.language)
 when ``english_probability`` is above 0.5 (the evidence favours English; exactly 0.5 is no evidence, as for
@@ -37,10 +38,11 @@ import json
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
+import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from typofix.words.language import LANGUAGES as WIDE  # the module's languages, given to the libraries too
@@ -50,12 +52,13 @@ SEVEN = "en de fr es it pt nl".split()
 VARIANTS = ("langid", "langid-7", "langid-wide", "lingua", "lingua-low", "lingua-wide", "typofix", "typofix-pooled")
 WINDOWS = (1, 2, 3, 4, 6, 8, 12)
 LETTER = re.compile(r"[^\W\d_]")
+LETTERS = re.compile(r"[^\W\d_]+")
 SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\s{2,}")
-# Languages the dev set lacks, from the gettext catalogs (.mo) installed on this machine (Debian's coreutils, apt,
-# git, glib, postgres...): a proxy for the held-out set's other languages. Short messages (menu items, option
-# help), unlike the dev set's long sentences, so `--fit` weighs them too.
-OTHER = "it pt nl sv da nb fi pl cs sk ro hu tr id ca vi et hr sl eo gl eu lt lv ms af ga sq is".split()
-LOCALE = Path("/usr/share/locale")
+# Latin-script languages the dev set lacks, from the man pages installed here in translation (shadow, man-db,
+# dpkg, psmisc, xz, vim...): lines of option help and prose, many of them short, unlike the dev set's long
+# sentences, so `--fit` weighs them too. (Other scripts are left out: nothing there to mistake for English.)
+OTHER = "it pt nl sv da fi pl cs hu ro tr id hr sl".split()
+MAN = Path("/usr/share/man")
 
 
 def words(text: str) -> int:
@@ -70,45 +73,46 @@ def sentences(paras: list[str]) -> list[str]:
     return [s.strip() for p in paras for s in SENTENCE_END.split(p) if LETTER.search(s)]
 
 
-def read_mo(path: Path) -> list[tuple[str, str]]:
-    """(msgid, msgstr) pairs of a gettext catalog (the first form of plurals)."""
-    data = path.read_bytes()
-    order = "<" if data[:4] == b"\xde\x12\x04\x95" else ">"
-    count, originals, translations = struct.unpack(order + "3I", data[8:20])
-    pairs = []
-    for i in range(count):
-        length, offset = struct.unpack(order + "2I", data[originals + 8 * i:originals + 8 * i + 8])
-        msgid = data[offset:offset + length].split(b"\0")[0].decode("utf-8", "replace")
-        length, offset = struct.unpack(order + "2I", data[translations + 8 * i:translations + 8 * i + 8])
-        msgstr = data[offset:offset + length].split(b"\0")[0].decode("utf-8", "replace")
-        pairs.append((msgid, msgstr))
-    return pairs
+def rendered(page: Path) -> list[str]:
+    """The lines of a man page as ``man -P cat`` renders it, 80 columns, blanks collapsed."""
+    env = dict(os.environ, MANWIDTH="80", LC_ALL="C.UTF-8")
+    done = subprocess.run(["man", "-P", "cat", "-l", str(page)], capture_output=True, text=True, env=env)
+    return [" ".join(line.split()) for line in done.stdout.splitlines()]
+
+
+def translated_lines(page: Path, english: list[str]) -> list[str]:
+    """The lines of a translated man page that are in its language: not lines of the English page (`english`;
+    a translation keeps the paragraphs nobody translated in English), and under half of their words (runs of
+    letters) words of the English page (a line of options, commands and paths is no language's)."""
+    known_lines = set(english)
+    known_words = {w for line in english for w in LETTERS.findall(line.lower())}
+    kept = []
+    for line in rendered(page):
+        found = LETTERS.findall(line.lower())
+        if found and line not in known_lines and 2 * sum(w in known_words for w in found) < len(found):
+            kept.append(line)
+    return kept
 
 
 def other_languages(per: int = 100) -> dict[str, list[str]]:
-    """Language -> `per` translated messages drawn (seeded) from its installed catalogs; none if there are none.
-    Left out: the ISO code lists (names of countries and scripts), untranslated messages, and messages that share
-    half their words with the English original (a translation that kept the English)."""
-    found = {}
+    """Language -> up to `per` lines (distinct, drawn seeded) of its installed man pages that have an English
+    original here; languages with none are left out."""
+    pages = {}
     for lang in OTHER:
-        messages = []
-        for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.mo")):
-            if path.name.startswith("iso"):
-                continue
-            for msgid, msgstr in read_mo(path):
-                text = " ".join(msgstr.split())
-                if not msgid or not LETTER.search(text):
-                    continue
-                mine, theirs = set(text.lower().split()), set(msgid.lower().split())
-                if len(mine & theirs) * 2 < len(mine):
-                    messages.append(text)
-        if messages:
-            found[lang] = random.Random(f"language_id:{lang}").sample(sorted(set(messages)), per)
-    return found
+        found = {path.resolve() for folder in [MAN / lang, *MAN.glob(f"{lang}_*")] for path in folder.glob("man*/*")}
+        pages[lang] = sorted(p for p in found if (MAN / p.parent.name / p.name).is_file())
+    originals = sorted({MAN / p.parent.name / p.name for found in pages.values() for p in found})
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        english = dict(zip(originals, pool.map(rendered, originals)))
+        lines = {lang: pool.map(lambda p: translated_lines(p, english[MAN / p.parent.name / p.name]), found)
+                 for lang, found in pages.items()}
+        lines = {lang: sorted({line for kept in found for line in kept}) for lang, found in lines.items()}
+    return {lang: random.Random(f"language_id:{lang}").sample(found, min(per, len(found)))
+            for lang, found in lines.items() if found}
 
 
-def units(eval_dir: Path) -> dict[str, list[str]]:
-    """Source name -> the units (lines or sentences) scored one by one."""
+def units(eval_dir: Path, other: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Source name -> the units (lines or sentences) scored one by one; `other` from `other_languages`."""
     wild = eval_dir / "wild"
     lines = {name: [line.strip() for line in (wild / f"{name}-clean.txt").read_text(encoding="utf-8").splitlines()
                     if LETTER.search(line)] for name in ("tech", "chat")}
@@ -119,7 +123,7 @@ def units(eval_dir: Path) -> dict[str, list[str]]:
         "chat": lines["chat"],
         "prose": [line.strip() for line in prose.read_text(encoding="utf-8").splitlines() if LETTER.search(line)],
         "prose-sent": sentences(paragraphs(prose)),
-        **({"other": [t for texts in other_languages().values() for t in texts]} if LOCALE.is_dir() else {}),
+        **({"other": [t for texts in other.values() for t in texts]} if other else {}),
     }
 
 
@@ -204,7 +208,7 @@ def timed(job) -> float:
     return time.perf_counter() - started
 
 
-def worker(variant: str, eval_dir: Path) -> dict:
+def worker(variant: str, eval_dir: Path, other: dict[str, list[str]]) -> dict:
     """Everything measured for one variant, in this (fresh, one-core) process."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
@@ -222,7 +226,7 @@ def worker(variant: str, eval_dir: Path) -> dict:
     loaded = time.perf_counter() - start - imported
     memory = rss_mib() - before
     many = getattr(answer, "many", lambda texts: [answer(t) for t in texts])
-    sources = units(eval_dir)
+    sources = units(eval_dir, other)
     by_source = {}
     for name, texts in sources.items():
         answers = many(texts)
@@ -232,7 +236,7 @@ def worker(variant: str, eval_dir: Path) -> dict:
     spent = min(timed(lambda: [many(texts) for texts in sources.values()]) for _ in range(2))
     count = sum(len(texts) for texts in sources.values())
     by_language = {lang: sum(best == "en" for best, _ in many(texts)) / len(texts)
-                   for lang, texts in other_languages().items()}
+                   for lang, texts in other.items()}
     # windows are scored alone: pooling would join them with unrelated neighbours
     by_window = {} if hasattr(answer, "many") else {
         name: {n: sum(answer(t)[0] == "en" for t in cut) / max(1, len(cut)) for n, cut in sizes.items()}
@@ -241,24 +245,23 @@ def worker(variant: str, eval_dir: Path) -> dict:
     per_call = min(timed(lambda: [answer(t) for t in typical]) for _ in range(5)) / len(typical) * 1e6
     return {"variant": variant, "import_s": imported, "load_s": loaded, "mib": memory, "units_per_s": count / spent,
             "us_typical": per_call, "sources": by_source, "windows": by_window,
-            "languages": by_language}
+            "languages": by_language, "counts": {lang: len(texts) for lang, texts in other.items()}}
 
 
-def fit(eval_dir: Path) -> str:
+def fit(eval_dir: Path, other: dict[str, list[str]]) -> str:
     """The TEMPER and SCALE of typofix.words.language with the least log loss (English sources and other
-    languages weigh half and half, each source equally within its half; the prior is 0.5 and stays so)."""
+    languages weigh half and half, each source equally within its half; the prior is 0.5 and stays so), and the
+    loss of the pair the module has now."""
     import math
 
-    from typofix.words.language import EnglishIdentifier
+    from typofix.words import language
 
-    sources = units(eval_dir)
+    sources = units(eval_dir, other)
     halves = {"tech": 1, "chat": 1, "prose": 1, "foreign": 0, "other": 0}
-    lines = ["| TEMPER | best SCALE | log loss |", "|---:|---:|---:|"]
-    best = None
+    losses = {}
     for temper in (0.2, 0.3, 0.4, 0.5):
-        identifier = EnglishIdentifier(temper=temper, scale=1.0)
+        identifier = language.EnglishIdentifier(temper=temper, scale=1.0)
         ratios = {name: [identifier.evidence(t) for t in sources[name]] for name in halves if name in sources}
-        top = None
         for scale in [i / 20 for i in range(4, 41)]:
             loss = 0.0
             for name, values in ratios.items():
@@ -266,12 +269,16 @@ def fit(eval_dir: Path) -> str:
                 for x in values:
                     z = scale * x if halves[name] else -scale * x  # the log-odds of the right answer
                     loss += weight * (math.log1p(math.exp(-z)) if z > -30 else -z)
-            if top is None or loss < top[0]:
-                top = (loss, scale)
-        lines.append(f"| {temper} | {top[1]:.2f} | {top[0]:.4f} |")
-        if best is None or top[0] < best[0]:
-            best = (top[0], temper, top[1])
-    return "\n".join(lines) + f"\n\nbest: TEMPER = {best[1]}, SCALE = {best[2]:.2f}\n"
+            losses[temper, scale] = loss
+    lines = ["| TEMPER | best SCALE | log loss |", "|---:|---:|---:|"]
+    for temper in sorted({t for t, _ in losses}):
+        scale = min((s for t, s in losses if t == temper), key=lambda s: losses[temper, s])
+        lines.append(f"| {temper} | {scale:.2f} | {losses[temper, scale]:.4f} |")
+    best = min(losses, key=losses.get)
+    now = (language.TEMPER, language.SCALE)
+    return ("\n".join(lines) + f"\n\nbest: TEMPER = {best[0]}, SCALE = {best[1]:.2f}"
+            + (f"; in use: TEMPER = {now[0]}, SCALE = {now[1]:.2f}, log loss {losses[now]:.4f}\n" if now in losses
+               else "\n"))
 
 
 def share(flags: list[bool]) -> str:
@@ -307,8 +314,9 @@ def tables(results: list[dict]) -> str:
                        + " | ".join(f"{100 * sizes[str(n)]:.0f}%" for n in WINDOWS) + " |")
     if results[0]["languages"]:
         langs = list(results[0]["languages"])
-        out += ["", f"`other`, by language ({LOCALE}/LANG/LC_MESSAGES/*.mo): share of messages called English.", "",
-                "| variant | " + " | ".join(langs) + " |", "|---|" + "---:|" * len(langs)]
+        out += ["", f"`other`, by language ({MAN}/LANG, lines): share of lines called English.", "",
+                "| variant | " + " | ".join(f"{x} ({results[0]['counts'][x]})" for x in langs) + " |",
+                "|---|" + "---:|" * len(langs)]
         for r in results:
             out.append(f"| {r['variant']} | " + " | ".join(f"{100 * r['languages'][x]:.0f}" for x in langs) + " |")
     thresholds = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9)
@@ -351,20 +359,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, help="also write the tables here")
     parser.add_argument("--fit", action="store_true", help="fit typofix.words.language's TEMPER and SCALE instead")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--other", type=Path, help=argparse.SUPPRESS)  # the parent's other_languages, as JSON
     args = parser.parse_args(argv)
-    if args.fit:
-        print(fit(args.eval))
-        return
     if args.worker:
-        json.dump(worker(args.worker, args.eval), sys.stdout)
+        json.dump(worker(args.worker, args.eval, json.loads(args.other.read_text())), sys.stdout)
+        return
+    other = other_languages()
+    if args.fit:
+        print(fit(args.eval, other))
         return
     results = []
-    for variant in args.variants:
-        env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-        done = subprocess.run([sys.executable, "-m", "bench.language_id", "--eval", str(args.eval),
-                               "--worker", variant], capture_output=True, text=True, env=env, check=True)
-        results.append(json.loads(done.stdout))
-        print(f"{variant}: done", file=sys.stderr)
+    with tempfile.NamedTemporaryFile("w", suffix=".json") as saved:
+        json.dump(other, saved)
+        saved.flush()
+        for variant in args.variants:
+            env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
+            done = subprocess.run([sys.executable, "-m", "bench.language_id", "--eval", str(args.eval), "--worker",
+                                   variant, "--other", saved.name], capture_output=True, text=True, env=env,
+                                  check=True)
+            results.append(json.loads(done.stdout))
+            print(f"{variant}: done", file=sys.stderr)
     text = tables(results)
     print(text)
     if args.out:

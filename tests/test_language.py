@@ -3,9 +3,11 @@ tell (no letters, a word that is a word in both) gets its prior or stays near it
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -107,6 +109,50 @@ def test_one_identifier_per_process_and_english_is_required():
     with pytest.raises(ValueError):
         EnglishIdentifier(languages=("de", "fr"))
     assert "en" in language.LANGUAGES and len(set(language.LANGUAGES)) == len(language.LANGUAGES)
+
+
+# Both scripts of Serbian (two columns of one label in py3langid), other scripts, no letters, one word.
+SAMPLES = [ENGLISH[0], ENGLISH[5], FOREIGN["de"][0], FOREIGN["pl"][0], "Datoteka nije pronađena.",
+           "Датотека није пронађена.", "文件未找到。", "ファイルが見つかりません", "ok", "", "42 👍"]
+
+
+def test_the_cached_model_scores_exactly_as_py3langid_does(tmp_path, monkeypatch):
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    plain = LanguageIdentifier.from_model_file(MODEL_FILE)
+    plain.set_languages(list(language.LANGUAGES))
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(tmp_path))
+    built = language.RestrictedModel.cached(language.LANGUAGES)  # built, and saved
+    mapped = language.RestrictedModel.cached(language.LANGUAGES)  # read back from the cache
+    assert isinstance(mapped.arrays()["nextmove"].base, np.memmap)
+    assert isinstance(mapped.arrays()["ptc"].base, np.memmap)
+    for model in (built, mapped):
+        identifier = model.identifier()
+        for text in SAMPLES:
+            assert identifier.rank(text) == plain.rank(text), text
+
+
+def test_inconsistent_arrays_are_refused_so_the_cache_rebuilds_them():
+    arrays = language.RestrictedModel.build(("en", "de", "fr")).arrays()
+    language.RestrictedModel.from_arrays(arrays)
+    for key, cut in [("pc", slice(1, None)), ("output", slice(1, None)), ("nextmove", slice(0, -1)),
+                     ("rowbase", slice(0, 0))]:
+        with pytest.raises(ValueError):
+            language.RestrictedModel.from_arrays({**arrays, key: arrays[key][cut]})
+    with pytest.raises(ValueError):
+        language.RestrictedModel.from_arrays({**arrays, "ptc": arrays["ptc"][:10]})  # features past the table
+
+
+def test_a_second_process_reads_the_cache_not_py3langids_model(tmp_path):
+    first = "import typofix.words.language as l; print(l.english_probability('Die Datei wurde nicht gefunden.'))"
+    second = ("import py3langid.langid as m, typofix.words.language as l\n"
+              "def refuse(*args, **kwargs):\n    raise AssertionError('read the model file')\n"
+              "m.LanguageIdentifier.from_model_file = refuse\n"
+              "print(l.english_probability('Die Datei wurde nicht gefunden.'))")
+    env = {**os.environ, "TYPOFIX_CACHE_DIR": str(tmp_path)}
+    built = subprocess.run([sys.executable, "-c", first], env=env, check=True, capture_output=True, text=True)
+    read = subprocess.run([sys.executable, "-c", second], env=env, check=True, capture_output=True, text=True)
+    assert built.stdout == read.stdout
 
 
 def test_importing_the_module_loads_no_model():

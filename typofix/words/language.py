@@ -13,32 +13,42 @@ gets little evidence and stays near it: one or two words cannot tell English fro
 `man`), and the answer says so rather than guessing. Pass as `prior` what is known about the text around the
 span, or score a short line together with its neighbours (`english_probabilities`).
 
-py3langid is imported and its model read (0.15 s, then under a second and about 85 MiB) on the first call that
-has a letter to look at, once per process; a call then costs about 40 us plus 1.2 us a character (0.14 ms for a
-sentence of 80 characters). Measurements and the choice of library: docs/language.md.
+The model is read on the first call that has a letter to look at, once per process. py3langid's own loader
+unpacks its whole 142-class model every time (0.6-0.75 s, 105 MiB), which a `typofix correct` run would pay
+for a line; so the restricted model is built once, kept in typofix's index cache as a few arrays
+(`RestrictedModel`), and memory-mapped from there: later processes load it in 30 ms and read only the pages a
+text needs. A call then costs 50-100 us for a line of 20-90 characters. Measurements and the choice of
+library: docs/language.md.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import threading
 from collections.abc import Sequence
+
+import numpy as np
+
+from typofix.words.indexcache import cached, strings, text_array
 
 # The major written languages: every big Latin-script one (those a Latin-script English corrector can mistake for
 # English, and those it must never rewrite) and the big ones of other scripts, which must be there for text in
 # those scripts to have somewhere to go. Left out: py3langid's small, regional and creole classes (Nigerian
 # Pidgin, Bikol, Kabyle, Breton, Sotho, Xhosa, Quechua, ...) and Latin, which between them take about one English
 # line in twenty (`lol`, `thanks`, `ty Priyanka!!`) and are not what people ask a spell checker about.
-# Restricting to English and its six big neighbours instead wins short English lines but calls 12% of
-# messages in Swedish, Polish, Turkish, Indonesian... English (docs/language.md): the wider set costs little.
+# Restricting to English and its six big neighbours instead wins short English lines but calls 11% of
+# man-page lines in Swedish, Danish, Polish, Turkish, Indonesian... English (docs/language.md): the wider set
+# costs little.
 LANGUAGES = tuple("en de fr es it pt nl sv da no fi is pl cs sk sl hr sr bs mk sq hu ro tr az uz id ms tl vi ca "
                   "gl eu et lv lt ga cy af eo sw ru uk be bg kk el he ar fa ur hi bn ta ka hy zh ja ko th".split())
 # The ratio is computed at temperature len(span in UTF-8 bytes) ** TEMPER and multiplied by SCALE: the pair with
-# the least log loss on the dev sets, English and other languages weighed half and half (`python -m
-# bench.language_id --fit`; py3langid's own normalisation is TEMPER 0.5).
+# the least log loss on dev text only (the dev foreign set and translated man pages against the dev English
+# sources, weighed half and half: `python -m bench.language_id --fit`; py3langid's own normalisation is TEMPER
+# 0.5). SCALE was 0.8 until a fit that had used held-out text was redone.
 TEMPER = 0.3
-SCALE = 0.8
+SCALE = 0.65
 # No letter, no language: such a span gets the prior without asking the model.
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"\S*[^\W\d_]\S*")
@@ -53,8 +63,73 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
 
 
+class RestrictedModel:
+    """py3langid's model restricted to some languages, as the arrays typofix's index cache keeps and maps.
+
+    py3langid reads its model from an LZMA-packed npz of all 142 classes and turns the automaton into Python
+    lists, half a second and 105 MiB a process; restricted to 60 languages its probability table is 12 MiB. Here
+    that is done once: the table, the class priors and labels, and the byte automaton as flat arrays (the
+    distinct 256-byte transition rows, each state's row offset, each state's feature or -1: what py3langid keeps
+    as array.array and lists, so it reads them through memoryviews just the same). Scores are py3langid's to
+    the last bit: the same numbers, the same code (`LanguageIdentifier.rank`). Mapped from the cache, a process
+    reads only the pages a text needs, and shares them with every other process that maps them."""
+
+    LAYOUT = 1  # what `arrays` holds; a change retires the cached ones
+
+    def __init__(self, arrays: dict[str, np.ndarray]):
+        self._arrays = arrays
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return self._arrays
+
+    @classmethod
+    def build(cls, languages: Sequence[str]) -> RestrictedModel:
+        """Read py3langid's model and keep the columns of `languages` (the slow part: once per cache)."""
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+        model = LanguageIdentifier.from_model_file(MODEL_FILE)  # raw naive Bayes scores
+        model.set_languages(list(languages))
+        return cls.from_arrays({
+            "ptc": np.ascontiguousarray(model.nb_ptc), "pc": np.asarray(model.nb_pc),
+            "classes": text_array(list(model.nb_classes)),
+            "nextmove": np.asarray(model.tk_nextmove), "rowbase": np.asarray(model._rowbase, dtype=np.uint32),
+            "output": np.asarray(model.tk_output, dtype=np.int32)})
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> RestrictedModel:
+        """The model over `arrays`, checked for shape (a cached copy that fails is rebuilt: ValueError)."""
+        ptc, pc, nextmove, rowbase, output = (arrays[k] for k in ("ptc", "pc", "nextmove", "rowbase", "output"))
+        if (ptc.ndim != 2 or pc.shape != (ptc.shape[1],) or len(strings(arrays["classes"])) != len(pc)
+                or nextmove.ndim != 1 or nextmove.size % 256 or rowbase.shape != output.shape
+                or not rowbase.size or int(rowbase.max()) + 256 > nextmove.size or int(output.max()) >= ptc.shape[0]):
+            raise ValueError("not a restricted py3langid model")
+        return cls(arrays)
+
+    @classmethod
+    def cached(cls, languages: Sequence[str]) -> RestrictedModel:
+        """The model for `languages` from typofix's index cache, built and saved there on first use."""
+        import py3langid
+        from py3langid.langid import MODEL_DIR, MODEL_FILE
+
+        made_of = f"{cls.LAYOUT} py3langid {py3langid.__version__} {(MODEL_DIR / MODEL_FILE).stat().st_size} "
+        source = hashlib.sha256((made_of + " ".join(languages)).encode()).hexdigest()
+        return cached("langid", source, lambda: cls.build(languages), cls.from_arrays)
+
+    def identifier(self):
+        """A py3langid LanguageIdentifier over these arrays, without copying them."""
+        from py3langid.langid import LanguageIdentifier
+
+        a = self._arrays
+        model = LanguageIdentifier(a["ptc"], a["pc"], strings(a["classes"]), memoryview(a["nextmove"]),
+                                   memoryview(a["output"]), tk_row=())
+        # What its constructor would make of the state -> row map (a list of 100,000 ints), made once, at build.
+        model._rowbase = memoryview(a["rowbase"])
+        return model
+
+
 class EnglishIdentifier:
-    """Scores spans of text for how likely they are English; reads py3langid's model on the first call."""
+    """Scores spans of text for how likely they are English; loads the model (`RestrictedModel.cached`) on the
+    first call that has a letter to look at."""
 
     def __init__(self, languages: Sequence[str] = LANGUAGES, temper: float = TEMPER, scale: float = SCALE):
         if "en" not in languages:
@@ -68,11 +143,7 @@ class EnglishIdentifier:
         if self._model is None:
             with self._lock:
                 if self._model is None:
-                    from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-                    model = LanguageIdentifier.from_model_file(MODEL_FILE)  # raw naive Bayes scores
-                    model.set_languages(list(self.languages))
-                    self._model = model
+                    self._model = RestrictedModel.cached(self.languages).identifier()
         return self._model
 
     def evidence(self, text: str) -> float:
