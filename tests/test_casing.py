@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typofix.words.casing import APOSTROPHE, CASE, NAME, CasedForms, Repair, is_contraction
+from typofix.words.casing import APOSTROPHE, CASE, NAME, CasedForms, Repair, capital_pronouns, is_contraction
 
 
 def forms() -> CasedForms:
@@ -40,3 +40,11 @@ def test_names_and_short_acronyms():
 def test_is_contraction():
     assert is_contraction("don't") and is_contraction("I'll") and is_contraction("that's")
     assert not is_contraction("pilot's") and not is_contraction("o'clock")
+
+
+def test_the_pronoun_is_written_with_its_capital():
+    assert capital_pronouns("and i think i'm tired, i'll go") == "and I think I'm tired, I'll go"
+    assert capital_pronouns("i\u2019ve seen it; i?") == "I\u2019ve seen it; I?"
+    # a list marker, a numeral, an initial, a path, an option or a part of a word stays as it is
+    for kept in ("(i) first", "i) first", "item i.", "i.e. this", "-i", "x/i", "i-node", "$i", "hi", "fix it"):
+        assert capital_pronouns(kept) == kept

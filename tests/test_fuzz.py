@@ -38,8 +38,9 @@ RAW = st.lists(st.one_of(st.binary(max_size=6),
 @pytest.fixture(scope="module")
 def corrector(tiny_ckpt) -> Corrector:
     # No context: in text a word's neighbours may rerank its candidates ("AS mn" -> "AS men" where `mn` alone is
-    # `man`), and these properties compare each word with its correction alone (context: tests/test_pipeline.py).
-    return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2, context_weight=0.0))
+    # `man`), and these properties compare each word with its correction alone (context: tests/test_pipeline.py);
+    # nor the detector, which weighs a word's line and document too (tests/test_detector.py).
+    return Corrector.load(tiny_ckpt, settings=DecodingSettings(beam=2, context_weight=0.0, detect_threshold=0.0))
 
 
 def assert_only_words_changed(text: str, fixed: str, corrector: Corrector) -> None:

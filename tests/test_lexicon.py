@@ -102,9 +102,11 @@ def test_accepted_words_take_extra_words_in_any_case(tmp_path):
     assert "cherry" in accepted and len(accepted) == 4
 
 
-@pytest.mark.parametrize("content", [None, b"", b"not gzip at all\n", gzip.compress(b"apple\nBan-ana\n"),
-                                     gzip.compress(b"apple\n\nbanana\n"), gzip.compress(b"caf\xc3\xa9\n"),
-                                     gzip.compress(b"apple"), gzip.compress(b""), gzip.compress(b"apple\n")[:-6]])
+# mtime=0: the same bytes in every pytest-xdist worker (the parameters are the tests' ids, which must agree)
+@pytest.mark.parametrize("content", [None, b"", b"not gzip at all\n", gzip.compress(b"apple\nBan-ana\n", mtime=0),
+                                     gzip.compress(b"apple\n\nbanana\n", mtime=0),
+                                     gzip.compress(b"caf\xc3\xa9\n", mtime=0), gzip.compress(b"apple", mtime=0),
+                                     gzip.compress(b"", mtime=0), gzip.compress(b"apple\n", mtime=0)[:-6]])
 def test_missing_or_corrupt_accepted_list_is_a_one_line_error(tmp_path, content):
     path = tmp_path / "accepted.txt.gz"
     if content is not None:

@@ -14,7 +14,7 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 MARKDOWN = "# Letters\n\nWe recieve the letter and teh parcel.\n"
-PYTHON = 'def recieve_data(x):\n    # teh data arrives "definately" late\n    return x\n'
+PYTHON = 'def recieve_data(x):\n    # teh data arrives definately late\n    return x\n'
 WAIT = 120  # seconds an answer may take on a loaded machine (the engine loads first): a limit, not a measure
 
 

@@ -227,12 +227,21 @@ class Session:
             else:
                 out.append(None)
                 missed.append((len(out) - 1, word, offset + shift))
+        if missed:
+            # An unknown word is flagged only where `typofix correct` would rewrite it: the misspelling detector
+            # leaves commands, jargon, names and other languages alone here as it does there.
+            # The line is the document: all a client sends at a time (flyspell: one word)
+            rewritten = {change.start + shift for change in corrector.corrections_many([text])[0]}
+            for index, word, offset in missed:
+                if offset not in rewritten:
+                    out[index] = "*"
+            missed = [m for m in missed if m[2] in rewritten]
         found = corrector.suggest_many([word for _, word, _ in missed], SUGGESTIONS) if missed else []
         for (index, word, offset), suggestions in zip(missed, found):
             offered = self.offered(word, [s.word for s in suggestions])
             out[index] = (f"& {word} {len(offered)} {offset}: {', '.join(offered)}" if offered
                           else f"# {word} {offset}")
-        return out
+        return [line for line in out if not (self.terse and line == "*")]  # terse: no line for a correct word
 
     def offered(self, word: str, suggestions: list[str]) -> list[str]:
         """The suggestions for `word` worth offering, as the dictionary spells them: a name lowercased to match

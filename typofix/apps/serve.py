@@ -146,7 +146,7 @@ class Explorer:
         for index in picked:
             served = self.models[index]
             with served.lock:
-                corrected = served.corrector.correct(query)
+                corrected = served.corrector.correct_each([query])[0]  # each request a document of its own
                 # What `typofix correct --top-k K` gives for each word, with the attention of each candidate.
                 explained = served.corrector.suggest_many(words, k)
             answer["models"].append({"index": index, "name": served.name, "corrected": corrected})

@@ -101,10 +101,10 @@ def on_this_executor(recipe: CorrectorRecipe) -> CorrectorRecipe:
 
 
 def correct_series(corrector, texts: pd.Series) -> pd.Series:
-    """A batch of values corrected in one `correct_many` (their words decoded in shared batches); a null or an
+    """A batch of values corrected in one `correct_each` (their words decoded in shared batches); a null or an
     empty string is not text to correct and comes back as it was."""
     values = texts.tolist()
     todo = [i for i, text in enumerate(values) if isinstance(text, str) and text]
-    for i, fixed in zip(todo, corrector.correct_many([values[i] for i in todo])):
+    for i, fixed in zip(todo, corrector.correct_each([values[i] for i in todo])):  # each row its own document
         values[i] = fixed
     return pd.Series(values, index=texts.index, dtype=object)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from typofix.engine.candidates import Neighbours
+from typofix.engine.detector import Detection, DocumentVocabulary, Occurrence
 from typofix.engine.passes import BATCH_SIZE, Passes
 from typofix.engine.pipeline import REAL_WORD_GAIN, TextPipeline
 from typofix.engine.ranking import FittedScorer, Ranker, table_path
@@ -27,7 +28,8 @@ from typofix.words.lexicon import AcceptedWords, Lexicon
 from typofix.words.text import MAX_WORD_LEN
 from typofix.words.vocab import Vocab
 
-__all__ = ["Corrector", "Correction", "DecodingSettings", "ModelError", "Suggestion", "Trace", "load_stepper"]
+__all__ = ["Corrector", "Correction", "DecodingSettings", "Detection", "ModelError", "Suggestion", "Trace",
+           "load_stepper"]
 
 # A user's own word has no corpus count; this one (about the 30,000th most frequent listed word's) lets it win
 # where it is the closest word without outranking common words one edit away.
@@ -103,13 +105,32 @@ class Corrector:
         other character as it was."""
         return self.pipeline.correct_many([text])[0]
 
-    def correct_many(self, texts: list[str]) -> list[str]:
-        """`correct` of every text, all their words decoded in shared batches."""
-        return self.pipeline.correct_many(texts)
+    def correct_many(self, texts: list[str], document: DocumentVocabulary | None = None) -> list[str]:
+        """`correct` of every text, all their words decoded in shared batches. The texts are one document (a
+        word written in several of them is the writer's word, `typofix.engine.detector`), or continue
+        `document`, where a stream is read in batches: it counts each batch's words as it goes."""
+        return self.pipeline.correct_many(texts, document)
+
+    def correct_each(self, texts: list[str]) -> list[str]:
+        """`correct` of every text, each a document of its own (the rows of a table, a server's requests: a word
+        repeated in one says nothing of another), decoded in shared batches."""
+        return self.pipeline.correct_many(texts, separate=True)
 
     def corrections_many(self, texts: list[str]) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order."""
         return self.pipeline.corrections_many(texts)
+
+    def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
+                         ) -> list[list[Occurrence]]:
+        """Per text, each rewrite the engine proposes before the misspelling detector has its say, with what
+        the detector weighs (`typofix.engine.detector.Occurrence`): what `bench.fit_detector` fits it on. The
+        texts are one document, or continue `document`."""
+        return self.pipeline.occurrences_many(texts, document)
+
+    def detections_many(self, texts: list[str]) -> list[list[Detection]]:
+        """Per text, each rewrite the engine proposes with the detector's probability that the word is a
+        misspelling and its evidence (`correct` applies those at `settings.detect_threshold` or more)."""
+        return [self.pipeline.detector.detections(found) for found in self.occurrences_many(texts)]
 
     def real_word_errors(self, texts: list[str], min_gain: float = REAL_WORD_GAIN) -> list[list[Correction]]:
         """Per text, its accepted words that are probably another word in their context ("real-word"

@@ -297,8 +297,11 @@ def _load_corrector(recipe: CorrectorRecipe) -> None:
     _worker_corrector = recipe.load()
 
 
-def _correct_many(texts: list[str]) -> list[str]:
-    return _worker_corrector.correct_many(texts)
+def _correct_many(args: tuple[list[str], dict[str, int]]) -> list[str]:
+    from typofix.engine.detector import DocumentVocabulary
+
+    texts, earlier = args  # the batch, and its words' counts in the batches before it
+    return _worker_corrector.correct_many(texts, DocumentVocabulary.continuing(earlier))
 
 
 def _suggest_many(args: tuple[list[str], int, bool]) -> list[list[Suggestion]]:
@@ -311,11 +314,23 @@ class CorrectorPool(WorkerPool):
 
     def __init__(self, recipe: CorrectorRecipe, jobs: int):
         super().__init__(jobs, _load_corrector, (recipe,))
+        self.recipe = recipe
 
     def correct_many(self, batches: Iterable[list[str]]) -> Iterator[list[str]]:
         """`Corrector.correct_many` of each batch, in order, with at most 2 x jobs batches in flight (bounded
-        memory on an endless stream)."""
-        return self.ordered(_correct_many, batches)
+        memory on an endless stream). The batches are one document: each goes out with the counts of its words
+        in the batches before it, so a worker judges it as one process reading them all would."""
+        return self.ordered(_correct_many, self._with_counts(batches))
+
+    def _with_counts(self, batches: Iterable[list[str]]) -> Iterator[tuple[list[str], dict[str, int]]]:
+        from typofix.engine.detector import DocumentVocabulary
+        from typofix.words.text import MAX_WORD_LEN, split_text
+
+        document, leave_special = DocumentVocabulary(), self.recipe.settings.leave_special
+        for batch in batches:
+            words = [p.text for text in batch for p in split_text(text, MAX_WORD_LEN, leave_special) if p.word]
+            yield batch, document.earlier(words)
+            document.add(words)
 
     def suggest_many(self, batches: Iterable[list[str]], k: int, with_typo: bool = False
                      ) -> Iterator[list[list[Suggestion]]]:

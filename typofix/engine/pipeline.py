@@ -16,6 +16,7 @@ sentence: Krzysztof) stays unless a correction beats it by `name_confidence`.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
@@ -23,20 +24,24 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from typofix.engine.candidates import Neighbours
+from typofix.engine.detector import FEATURES, Detector, DocumentVocabulary, Occurrence, evidence, line_english
 from typofix.engine.passes import Passes, decide_between
 from typofix.engine.ranking import Candidate
 from typofix.engine.results import Correction, Suggestion
 from typofix.engine.settings import DecodingSettings
 from typofix.words.context import BigramModel
 from typofix.words.distance import osa_distance
-from typofix.words.casing import APOSTROPHE, CASE, CasedForms
+from typofix.words.casing import APOSTROPHE, CASE, CasedForms, capital_pronouns
 from typofix.words.lexicon import AcceptedWords, Lexicon
+from typofix.words.shape import code_share, in_code_token, leading_mark, surroundings
 from typofix.words.text import Piece, match_case, neighbours, split_text, starts_sentence
 
 _CACHE_SIZE = 100_000
 # Real-word errors are reported when a one-edit neighbour is this much (log) likelier in context: e^8 ~ 3000x
 # (on the dev prose's clean text, 52 reports in 21,960 correct words).
 REAL_WORD_GAIN = 8.0
+# A line whose non-space characters are this much code punctuation or more is no prose for the pronoun's capital.
+PROSE_CODE_SHARE = 0.1
 CONTEXT_CANDIDATES = 8  # per word, the best this many (the typo itself among them) are reranked in context
 
 
@@ -55,10 +60,15 @@ class TextPipeline:
         self._candidates: dict[str, tuple[list[Candidate], Candidate | None]] = {}
         self._context: BigramModel | None = None
         self._one_edit: dict[str, list[str]] = {}  # real-word checks: a word's listed one-edit neighbours
+        self._repeats: list[Counter] = []  # the detector's: per text of a call, its document's word counts
+        self._detector: Detector | None = None
 
-    def correct_many(self, texts: list[str]) -> list[str]:
-        """Each text with its misspelled words corrected, all their words decoded in shared batches."""
-        split, chosen = self._choose(texts)
+    def correct_many(self, texts: list[str], document: DocumentVocabulary | None = None,
+                     separate: bool = False) -> list[str]:
+        """Each text with its misspelled words corrected, all their words decoded in shared batches. The texts
+        are one document, or continue `document` (a stream read in batches: it counts their words too);
+        `separate`: each text is a document of its own (the rows of a table, the requests of a server)."""
+        split, chosen = self._choose(texts, document, separate)
         return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
                 for t, pieces in enumerate(split)]
 
@@ -171,9 +181,110 @@ class TextPipeline:
             self._cased = CasedForms(self.accepted.capitalised, self.lexicon.__contains__, self.accepted.names)
         return self._cased
 
-    def _choose(self, texts: list[str]) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
-        """The pieces of each text and {(text, piece): what it becomes} for its words to correct."""
+    def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
+                ) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
+        """The pieces of each text and {(text, piece): what it becomes} for its words to correct: the engine's
+        proposals, kept where the detector finds the word a misspelling (`detect_threshold`)."""
+        split, chosen, proposed = self._propose(texts, document, separate)
+        threshold = self.settings.detect_threshold
+        if proposed and threshold > 0:
+            keys = list(proposed)
+            occurrences = self._occurrences(texts, split, keys, chosen)
+            for key, p in zip(keys, self.detector.probabilities(
+                    np.array([evidence(o) for o in occurrences]).reshape(len(keys), len(FEATURES)))):
+                if p < threshold:
+                    chosen[key] = proposed[key]  # not a misspelling: the word, or the name it is, as it is
+        if self.settings.leave_special:
+            self._pronouns(texts, split, chosen)
+        return split, chosen
+
+    def _pronouns(self, texts: list[str], split: list[list[Piece]], chosen: dict[tuple[int, int], str]) -> None:
+        """The pronoun typed in lower case (i, i'm, i'll) written I, I'm, I'll in copied text on lines of English
+        prose (not code, not another language, where a lone i is a variable or a word of its own)."""
+        for t, pieces in enumerate(split):
+            offset = 0
+            for i, piece in enumerate(pieces):
+                if not piece.word and "i" in piece.text:
+                    fixed = capital_pronouns(piece.text)  # (its pattern keeps paths, options, numerals out)
+                    if fixed != piece.text:
+                        at = next(k for k, (a, b) in enumerate(zip(piece.text, fixed)) if a != b)
+                        if self._prose_line(texts[t], offset + at):  # the line of the (first) pronoun
+                            chosen[t, i] = fixed
+                offset += len(piece.text)
+
+    def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
+                         ) -> list[list[Occurrence]]:
+        """Per text, every rewrite the engine proposes before the detector has its say, with the detector's
+        evidence (`typofix.engine.detector.Occurrence`), in text order: what the detector is fitted on. The
+        texts are one document, or continue `document`, as in `correct_many`."""
+        split, chosen, proposed = self._propose(texts, document)
+        keys = sorted(proposed)
+        found = [[] for _ in texts]
+        for (t, _), occurrence in zip(keys, self._occurrences(texts, split, keys, chosen)):
+            found[t].append(occurrence)
+        return found
+
+    def _occurrences(self, texts: list[str], split: list[list[Piece]], keys: list[tuple[int, int]],
+                     chosen: dict[tuple[int, int], str]) -> list[Occurrence]:
+        """The detector's `Occurrence` of each proposed rewrite `keys` (text, piece)."""
+        found = []
+        for t, i in keys:
+            pieces = split[t]
+            start = sum(len(p.text) for p in pieces[:i])
+            written = pieces[i].text
+            others, keep = self._candidates[written.lower()]
+            fixed = chosen[t, i].lower()
+            score = next((c.score for c in others if c.word == fixed), others[0].score if others else keep.score)
+            found.append(Occurrence(written, fixed, score - keep.score, texts[t], start,
+                                    starts_sentence(pieces, i),
+                                    self._repeats[t][written],
+                                    self._context_fit(fixed, *neighbours(pieces, i))))
+        return found
+
+    def _context_fit(self, word: str, left: str | None, right: str | None) -> float:
+        """How well `word` fits between its neighbours: the mean bigram evidence of its pairs with them (0 with
+        no neighbour, or no bigram model)."""
+        bigrams = self.bigrams()
+        pairs = [(left, word)] * (left is not None) + [(word, right)] * (right is not None)
+        if bigrams is None or not pairs:
+            return 0.0
+        return float(bigrams.pair_evidence([a for a, _ in pairs], [b for _, b in pairs]).mean())
+
+    def _context_fit(self, word: str, left: str | None, right: str | None) -> float:
+        """How well `word` fits between its neighbours: the mean bigram evidence of its pairs with them (0 with
+        no neighbour, or no bigram model)."""
+        bigrams = self.bigrams()
+        pairs = [(left, word)] * (left is not None) + [(word, right)] * (right is not None)
+        if bigrams is None or not pairs:
+            return 0.0
+        return float(bigrams.pair_evidence([a for a, _ in pairs], [b for _, b in pairs]).mean())
+
+    def _accepted_on_line(self, text: str, line_start: int) -> tuple[int, int]:
+        """How many of the words of the line at `line_start` are accepted, and how many words it has."""
+        end = text.find("\n", line_start)
+        words = [p.text for p in split_text(text[line_start:end if end >= 0 else len(text)], self.max_word_len,
+                                            self.settings.leave_special) if p.word]
+        return sum(self.is_accepted(w) for w in words), len(words)
+
+    @property
+    def detector(self) -> Detector:
+        """The fitted misspelling detector of this preset (`detector_table`), read on first use."""
+        if self._detector is None:
+            self._detector = Detector.load(self.settings.detector_table)
+        return self._detector
+
+    def _propose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
+                 ) -> tuple[list[list[Piece]], dict[tuple[int, int], str], dict[tuple[int, int], str]]:
+        """The pieces of each text, {(text, piece): what it becomes} by the engine alone, and for each of its
+        proposed rewrites (a correction, not a repair of case or apostrophe) what the word is if it is not
+        misspelt: its repaired form (barry: Barry), or itself."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
+        if separate:  # each text its own document
+            self._repeats = [Counter(p.text for p in pieces if p.word) for pieces in split]
+        else:
+            document = document if document is not None else DocumentVocabulary()
+            document.add(p.text for pieces in split for p in pieces if p.word)
+            self._repeats = [document] * len(texts)
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then judged per occurrence in its context.
         written = {p.text for pieces in split for p in pieces if p.word}
@@ -191,6 +302,8 @@ class TextPipeline:
                 sorted(words - self._candidates.keys()), k).items())
         near = self.settings.context_max_edits
         chosen = {}  # (text, piece) -> correction of each word to correct
+        repairs = set()  # (text, piece) whose answer is sure by rule, not the engine's guess
+        fallback = {}  # (text, piece) -> its repaired form, where it has one
         in_context = []  # (text, piece, candidates, left, right, repaired) of those whose neighbours may have a say
         for t, pieces in enumerate(split):
             for i, piece in enumerate(pieces):
@@ -206,6 +319,10 @@ class TextPipeline:
                 else:
                     margin, repaired = self.margin(piece.text, pieces, i)
                     ranked = decide_between(others, keep, margin, k)
+                    if repaired is not None and math.isinf(margin):
+                        repairs.add((t, i))  # a contraction without its apostrophe, or the user's own word
+                    elif repaired is not None:
+                        fallback[t, i] = repaired  # not misspelt, a name or a capitalised word is that word
                     if self.context is not None:  # what the context may choose from: the best, the typo, the near
                         ranked = [c for j, c in enumerate(ranked) if j == 0 or c.word == word
                                   or osa_distance(word, c.word) <= near]
@@ -221,7 +338,41 @@ class TextPipeline:
                      for t, i, ranked, left, right, repaired in in_context]
             for (t, i, *_, repaired), best in zip(in_context, self._in_context(asked)):
                 chosen[t, i] = written_as(split[t][i].text, best, repaired)
-        return split, chosen
+        # A repair by rule (dont: don't) is English: on a line of another language or code (German's im, a
+        # shell's -dont) the word is left as it is; so is a name's capitals, unless the word is a name of four
+        # letters or more in English prose (barry: Barry; a short one is as often an abbreviation: pam, ty).
+        # The same for a word written with the dictionary's capitals (paris: Paris, que: Que).
+        recasings = [key for key, fixed in chosen.items()
+                     if fixed != split[key[0]][key[1]].text and fixed.lower() == split[key[0]][key[1]].text.lower()]
+        for t, i in {*repairs, *fallback, *recasings}:
+            written = split[t][i].text
+            if (t, i) in repairs:  # (the user's own word needs no English around it)
+                if (chosen[t, i] != written and self.own_word_near(written) is None
+                        and not self._in_prose(texts[t], split[t], i)):
+                    chosen[t, i] = written
+                continue
+            if len(written) < 4 or not self._in_prose(texts[t], split[t], i):
+                fallback.pop((t, i), None)
+                if chosen[t, i].lower() == written.lower():
+                    chosen[t, i] = written
+        # Only what the engine weighed against the word itself (not the model alone) goes to the detector.
+        proposed = {(t, i): fallback.get((t, i)) or split[t][i].text for (t, i), fixed in chosen.items()
+                    if (t, i) not in repairs and fixed.lower() != split[t][i].text.lower()
+                    and self._candidates[split[t][i].text.lower()][1] is not None}
+        return split, chosen, proposed
+
+    def _in_prose(self, text: str, pieces: list[Piece], i: int) -> bool:
+        """Whether word piece `i` stands in English prose: a plain token on a line that is no code and is
+        likelier English than not."""
+        start = sum(len(p.text) for p in pieces[:i])
+        token = surroundings(text, start, start + len(pieces[i].text)).token
+        return not (in_code_token(token) or leading_mark(token)) and self._prose_line(text, start)
+
+    @staticmethod
+    def _prose_line(text: str, offset: int) -> bool:
+        """Whether the line of `text` at `offset` is no code and likelier English than not."""
+        line = surroundings(text, offset, offset).line
+        return code_share(line) < PROSE_CODE_SHARE and line_english(line) >= 0.5
 
     def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None, str, str | None]]
                     ) -> list[str]:

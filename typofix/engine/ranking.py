@@ -41,7 +41,6 @@ reached, beside the weights. What each feature gained when it came in: docs/tuni
 
 from __future__ import annotations
 
-import gzip
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -56,6 +55,7 @@ from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
 from typofix.words.phonetic import sound_codes
+from typofix.words.usage import read_zipf_table
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
@@ -175,12 +175,7 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
 @lru_cache(maxsize=1)
 def usage_frequencies() -> dict[str, float]:
     """word -> Zipf frequency (log10 uses per billion words) from the packaged data/usage.tsv.gz."""
-    path = packaged("usage.tsv.gz")
-    try:
-        with gzip.open(path, "rt", encoding="ascii") as lines:
-            return {word: float(zipf) for word, zipf in (line.split("\t") for line in lines)}
-    except (OSError, ValueError) as err:
-        raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
+    return read_zipf_table(packaged("usage.tsv.gz"))
 
 
 def _pairwise(a: list[str], b: list[str], scorer) -> np.ndarray:

@@ -135,6 +135,13 @@ class DecodingSettings:
                                     "the dictionary's form (Monday, don't) unless a correction beats it by C", "C")
     name_confidence: float = knob(9.0, "a name (a capitalised unknown word inside a sentence, or a known name in "
                                   "lower case) is rewritten only when a correction beats it by C", "C")
+    # The misspelling detector (`typofix.engine.detector`): an unknown word the engine would rewrite is rewritten
+    # (correct) or reported (check, lsp, ispell) only when the detector's probability that it is a misspelling
+    # is at least this; 0 turns the detector off (every proposal is taken).
+    detect_threshold: float = knob(0.75, "rewrite or report an unknown word only when the misspelling detector's "
+                                   "probability that it is one is at least P (higher: fewer, surer changes; "
+                                   "0: no detector)", "P", low=0, high=1)
+    detector_table: str = knob("detector.json")  # the fitted detector; one per preset, as the scores' scale is
     leave_accepted: bool = knob(True, switch=("--correct-accepted", False, "correct words the dictionary accepts "
                                               "too (by default a word that is a word is never rewritten)"))
     leave_special: bool = knob(True, switch=("--correct-special", False, "correct acronyms, roman numerals, "
@@ -183,7 +190,8 @@ PRESETS: dict[str, DecodingSettings] = {
                              sound_candidates=3, phone_candidates=0, homophone_candidates=0),
     # Speed first: the smaller bundled model with its own fitted table, no greedy decode (with this model it cost
     # top-1), a narrower cheap pass and sound-alikes alone in the wide pass. Figures: docs/tuning.md.
-    "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", min_confidence=-3.0,
+    "fast": DecodingSettings(bundled_model="fast", rerank_table="rerank-fast.json", detector_table="detector-fast.json",
+                             min_confidence=-3.0,
                              greedy=False, shortlist=3, wide_margin=6.0, wide_min_edits=0, two_edit_candidates=0,
                              sound_candidates=3, phone_candidates=0, homophone_candidates=0),
 }

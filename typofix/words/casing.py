@@ -12,6 +12,7 @@ Acronyms of two or three letters (MIT, AF) are never a repair: in lower case the
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
@@ -23,6 +24,16 @@ CASE, APOSTROPHE, NAME = "case", "apostrophe", "name"
 _CLITICS = ("n't", "'re", "'ve", "'ll", "'d", "'m")
 _S_STEMS = frozenset("it that what there here who he she let where how when why everyone everybody someone "
                      "somebody nobody".split())
+
+
+# The pronoun alone or with its clitic, between white space or prose punctuation: not a list marker (`i)`,
+# `(i)`), an initial or numeral (`i.`), a part of a path, option or identifier.
+_PRONOUN = re.compile(r"(?<![\w'\u2019\-./\\(\[$%#@])i(?=(?:['\u2019](?:m|ll|d|ve))?(?![\w\-/\\)\]]|\.\w|\.(?:\s|$)))")
+
+
+def capital_pronouns(text: str) -> str:
+    """`text` with the pronoun i (alone, or in i'm, i'll, i'd, i've) written I."""
+    return _PRONOUN.sub("I", text) if "i" in text else text
 
 
 class Repair(NamedTuple):

@@ -11,3 +11,13 @@ def osa_distance(a: str, b: str) -> int:
     (C++, a fraction of a microsecond; the correction path asks for it thousands of times a second, and the
     pure-Python table took ~90 microseconds a pair); a test checks it against the textbook recurrence."""
     return OSA.distance(a, b)
+
+
+def is_swap(word: str, other: str) -> bool:
+    """Whether `other` is `word` with two neighbouring letters swapped (form -> from): the one slip that is
+    plainly a slip."""
+    if len(word) != len(other) or word == other:
+        return False
+    diff = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
+    return (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == other[diff[1]]
+            and word[diff[1]] == other[diff[0]])

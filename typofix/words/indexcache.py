@@ -29,11 +29,11 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-MAX_INDEXES = 12  # two word lists' worth, ~120 MB (the user's words make a word list of their own)
+MAX_INDEXES = 14  # two word lists' worth, ~120 MB (the user's words make a word list of their own), the language model
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
-             "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py")
+             "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py")
 
 
 class Index(Protocol):

@@ -43,6 +43,7 @@ class FileChecker:
         rows = [i for i, line in enumerate(lines) if _LETTERS.search(line)]
         found: list[tuple[int, str, str, str]] = []  # (offset, before, after, where)
         texts = [lines[i] for i in rows]
+        # One call, one document: a word this file repeats is the writer's (another file's say nothing)
         for row, changes in zip(rows, self.corrector.corrections_many(texts)):
             if len(changes) * 2 > len(_WORDS.findall(lines[row])) >= FOREIGN_WORDS:
                 continue
@@ -75,7 +76,7 @@ class FileChecker:
         checked once, alone."""
         parts = [(offset + at, part) for offset, name in names for at, part in identifier_parts(name) if len(part) >= 2]
         distinct = sorted({part for _, part in parts})
-        fixed = dict(zip(distinct, self.corrector.correct_many(distinct)))
+        fixed = dict(zip(distinct, self.corrector.correct_each(distinct)))
         return [(offset, part, fixed[part], where) for offset, part in parts if fixed[part] != part]
 
     def _scored(self, words: set[str]) -> dict[str, tuple[dict[str, float], list[str]]]:

@@ -32,7 +32,7 @@ from typofix.apps.check.lexed import lexer_words
 from typofix.apps.check.pysource import python_words
 from typofix.apps.check.regions import Scan
 from typofix.files.packagedata import packaged
-from typofix.words.distance import osa_distance
+from typofix.words.distance import is_swap, osa_distance
 from typofix.words.identifiers import identifier_words
 from typofix.words.lexicon import Lexicon
 
@@ -113,15 +113,6 @@ class Vocabulary:
         """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
         neighbouring letters swapped (what fast fingers do)."""
         return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction))
-
-
-def is_swap(word: str, other: str) -> bool:
-    """Whether `other` is `word` with two neighbouring letters swapped (form -> from)."""
-    if len(word) != len(other) or word == other:
-        return False
-    diff = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
-    return (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == other[diff[1]]
-            and word[diff[1]] == other[diff[0]])
 
 
 def common_word(word: str) -> bool:

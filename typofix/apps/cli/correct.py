@@ -61,8 +61,12 @@ def run(args: argparse.Namespace) -> int:
                 with CorrectorPool(recipe(args), args.jobs) as pool:
                     correct_stream(pool.correct_many, source, sys.stdout, args.json, interactive=False)
             else:
+                from typofix.engine.detector import DocumentVocabulary
+
                 corrector = load_corrector(args)
-                correct_stream(lambda batches: map(corrector.correct_many, batches), source, sys.stdout,
+                document = DocumentVocabulary()  # the stream is one document, read batch by batch
+                correct_stream(lambda batches: (corrector.correct_many(batch, document) for batch in batches),
+                               source, sys.stdout,
                                args.json, interactive=source.isatty(),
                                real_words=corrector.real_word_errors if args.real_words else None)
         return OK

@@ -1,0 +1,217 @@
+"""The misspelling detector: how likely a word the engine would rewrite is a misspelling at all, as written, in
+its sentence and its document.
+
+Ranking answers "if this is a misspelling, of what?"; the detector answers the question before it. An unknown
+token is not presumed a misspelling: commands, options, jargon, names, chat abbreviations and other languages
+are correct text the dictionary lacks. The detector weighs evidence that generalises beyond the words it was
+fitted on:
+
+* usage: how often people write the token (`typofix.words.usage.token_usage`, every register: chat, tech,
+  names) against how often they write its correction: `teh` is written, `the` a thousand times more;
+* the correction itself: how many edits away (a misspelling is nearly always one slip from its word), a swap
+  of two neighbouring letters, a first or last letter changed (slips keep the first letter; code's names add
+  one: `pprint`, `uname`), the engine's margin (the correction's score over the word's own);
+* the word's shape: its length, no vowel (`thx`, `npm`), a letter stretched (`sooo`), its capitals;
+* its surroundings (`typofix.words.shape`): symbols in its token, a leading dash or sigil, quotes, a line that
+  reads as a command or code;
+* the document: a word written several times is the writer's word (`DocumentVocabulary`);
+* the language of its line (`typofix.words.language`) and how many words the line has.
+
+Gradient-boosted trees over these (`FEATURES`, `Detector`), fitted on dev data only by `bench/fit_detector.py`
+into `data/detector.json` (`detector-fast.json` for the fast preset, whose scores have their own scale): a
+probability under the logistic loss, compared with `DecodingSettings.detect_threshold`, the one knob that
+decides rewriting in `correct` and reporting in `check`, `typofix lsp` and `typofix-ispell`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from typofix.files.packagedata import packaged, read_json_table
+from typofix.words.distance import is_swap, osa_distance
+from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, no_vowel,
+                                 quoted, stretched, surroundings)
+from typofix.words.usage import token_usage
+
+FEATURES = ("usage", "absent", "correction_usage", "usage_gap", "edits", "one_edit", "two_edits", "swap",
+            "first_differs", "last_differs", "margin",
+            "short", "four_letters", "no_vowel", "stretched", "title_inside", "title_start", "upper",
+            "code_token", "leading_mark", "hyphenated", "quoted", "code_share", "option_line", "repeats",
+            "english", "line_words", "context_fit")
+_WORD = re.compile(r"[A-Za-z]{2,}")  # what counts as a word of a line
+MARGIN_CLIP = (-10.0, 20.0)  # the engine's margins beyond these say nothing more
+ENGLISH_CLIP = 4.0  # log-odds of the line's language beyond +-4 say nothing more
+# A line of this many words or more with P(English) below this is another language (one or two words are too
+# few to tell: `die`, `also`). On the dev sets it leaves 2,792 of the 2,794 proposals on foreign lines alone and
+# no misspelling in English text of any genre.
+FOREIGN_WORDS, FOREIGN_BELOW = 3, 0.2
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One written word the engine would rewrite, and where: what the detector weighs.
+
+    `text[start:start + len(written)] == written`; `margin` is the best correction's score minus the word's
+    own; `repeats` how many times the document writes the word (this time included); `context_fit` how well
+    the correction fits between the word's neighbours (mean bigram evidence, 0 without neighbours)."""
+
+    written: str
+    correction: str
+    margin: float
+    text: str
+    start: int
+    starts_sentence: bool
+    repeats: int
+    context_fit: float
+
+
+@dataclass(frozen=True)
+class Detection:
+    """A word the engine would rewrite: where, into what, the detector's probability that it is a misspelling
+    and the evidence behind it (feature name -> value), for `explain`, the explorer and the fit."""
+
+    start: int
+    end: int
+    before: str
+    after: str
+    probability: float
+    evidence: dict[str, float]
+
+
+def evidence(occurrence: Occurrence) -> np.ndarray:
+    """(len(FEATURES),) the occurrence's features, in `FEATURES` order."""
+    o = occurrence
+    usage = token_usage()
+    lower, fixed = o.written.lower(), o.correction.lower()
+    own, theirs = usage.get(lower, 0.0), usage.get(fixed, 0.0)
+    edits = osa_distance(lower, fixed)
+    where = surroundings(o.text, o.start, o.start + len(o.written))
+    title = o.written[:1].isupper() and o.written[1:].islower()
+    english = min(max(line_english(where.line), 1e-6), 1 - 1e-6)
+    line_words = max(len(_WORD.findall(where.line)), 1)
+    return np.array([
+        own, own == 0.0, theirs, theirs - own,
+        min(edits, 4), edits == 1, edits == 2, is_swap(lower, fixed),
+        lower[:1] != fixed[:1], lower[-1:] != fixed[-1:],
+        min(max(o.margin, MARGIN_CLIP[0]), MARGIN_CLIP[1]) / 10.0,
+        len(lower) <= 3, len(lower) == 4, no_vowel(lower), stretched(lower),
+        title and not o.starts_sentence, title and o.starts_sentence, o.written.isupper(),
+        in_code_token(where.token), leading_mark(where.token), hyphenated(where.token),
+        quoted(where.token, where.word_start, len(o.written)),
+        code_share(where.line), has_option(where.line),
+        math.log(max(o.repeats, 1)),
+        min(max(math.log(english / (1 - english)), -ENGLISH_CLIP), ENGLISH_CLIP) / ENGLISH_CLIP,
+        math.log(line_words), o.context_fit,
+    ], dtype=np.float64)
+
+
+def not_english(features: np.ndarray) -> np.ndarray:
+    """(N,) True for a word on a line of `FOREIGN_WORDS` words or more that is not English by the language
+    identifier (P(English) below `FOREIGN_BELOW`): text in another language is left alone, whatever the trees
+    say. A rule, not a fitted score, so that it holds for the languages the detector was never fitted on."""
+    english = features[:, FEATURES.index("english")] * ENGLISH_CLIP  # back to log-odds
+    words = features[:, FEATURES.index("line_words")]
+    return (english < math.log(FOREIGN_BELOW / (1 - FOREIGN_BELOW))) & (words >= math.log(FOREIGN_WORDS))
+
+
+@lru_cache(maxsize=4096)
+def line_english(line: str) -> float:
+    """The probability that a line is English (`typofix.words.language`), once per line: its words share it."""
+    from typofix.words.language import english_probability  # the identifier's model loads on first use
+
+    return english_probability(line)
+
+
+class Detector:
+    """P(misspelling | evidence) from a fitted ensemble of gradient-boosted regression trees: the log-odds are
+    `base` plus each tree's leaf value, and the probability their sigmoid.
+
+    Trees, not one weighted sum, because the evidence interacts: a frequent token is someone's word when it is
+    short (`lol`, `idk`) and a slip when it is one letter from a far more frequent word (`teh`); an absent
+    token is a typo alone and a term when the document repeats it (`gcloud`). Each tree is five flat arrays,
+    node by node: the feature tested (-1 at a leaf), the threshold (`x <= threshold` goes left), the left and
+    the right child, and the leaf's value."""
+
+    def __init__(self, base: float, trees: list[dict[str, np.ndarray]]):
+        self.base, self.trees = base, trees
+
+    @classmethod
+    def load(cls, table: str = "detector.json") -> "Detector":
+        """The fitted detector in the packaged data file `table` (a path works too)."""
+        path = packaged(table) if "/" not in table else table
+        data = read_json_table(path, "misspelling detector")
+        try:
+            if tuple(data["features"]) != FEATURES:
+                raise ValueError(f"its features {data['features']} are not this version's {list(FEATURES)}")
+            trees = [{"feature": np.array(t["feature"], dtype=np.int64),
+                      "threshold": np.array(t["threshold"], dtype=np.float64),
+                      "left": np.array(t["left"], dtype=np.int64), "right": np.array(t["right"], dtype=np.int64),
+                      "value": np.array(t["value"], dtype=np.float64)} for t in data["trees"]]
+            return cls(float(data["base"]), trees)
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"malformed misspelling detector {path}: {err}") from None
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """(N,) P(misspelling) of (N, len(FEATURES)) features."""
+        logits = np.full(len(features), self.base)
+        rows = np.arange(len(features))
+        features = np.asarray(features, dtype=np.float32)  # as the trees were fitted: thresholds fall between these
+        for tree in self.trees:
+            node = np.zeros(len(features), dtype=np.int64)  # (N,) every row starts at the root
+            while True:
+                inner = tree["feature"][node] >= 0
+                if not inner.any():
+                    break
+                tested = features[rows, np.where(inner, tree["feature"][node], 0)]  # (N,)
+                child = np.where(tested <= tree["threshold"][node], tree["left"][node], tree["right"][node])
+                node = np.where(inner, child, node)
+            logits += tree["value"][node]
+        return np.where(not_english(features), 0.0, 1.0 / (1.0 + np.exp(-logits)))
+
+    def detections(self, occurrences: list[Occurrence]) -> list[Detection]:
+        """Each occurrence's `Detection`."""
+        features = np.array([evidence(o) for o in occurrences]).reshape(len(occurrences), len(FEATURES))
+        return [Detection(o.start, o.start + len(o.written), o.written, o.correction, float(p),
+                          dict(zip(FEATURES, row.tolist())))
+                for o, p, row in zip(occurrences, self.probabilities(features), features)]
+
+
+class DocumentVocabulary:
+    """How many times the document read so far writes each word, as written; bounded: past `limit` distinct
+    words, those written once are forgotten (a stream never grows it without end)."""
+
+    def __init__(self, limit: int = 200_000):
+        self.counts: Counter[str] = Counter()
+        self.limit = limit
+
+    def add(self, words) -> None:
+        self._make_room()
+        self.counts.update(words)
+
+    def _make_room(self) -> None:
+        """Forget the words written once when the vocabulary is full (before a batch is counted, never in
+        the middle of one, so a batch's own words always count)."""
+        if len(self.counts) > self.limit:
+            self.counts = Counter({w: n for w, n in self.counts.items() if n > 1})
+
+    def __getitem__(self, word: str) -> int:
+        return self.counts[word]
+
+    def earlier(self, words) -> dict[str, int]:
+        """{word: times written so far} for those of `words` read before: what a worker process needs to judge
+        a batch as one process reading the whole document would (`typofix.engine.jobs`)."""
+        self._make_room()
+        return {w: self.counts[w] for w in set(words) if w in self.counts}
+
+    @classmethod
+    def continuing(cls, earlier: dict[str, int]) -> "DocumentVocabulary":
+        """A document of which only `earlier` is known (see `earlier`)."""
+        document = cls()
+        document.counts = Counter(earlier)
+        return document
