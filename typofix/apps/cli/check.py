@@ -65,6 +65,7 @@ def add(subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     from typofix.apps.check.config import CheckConfig, ConfigError, find_config, read_config
     from typofix.apps.check.run import CheckRun, run_check
+    from typofix.apps.check.verdict import DETECT_THRESHOLD
     from typofix.apps.check.walk import Globs, Selection, missing
     from typofix.engine.jobs import CorrectorRecipe
 
@@ -79,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     known_only = args.known_only if args.known_only is not None else bool(config.known_only)
     # --min-confidence is the check's threshold: the engine keeps its preset's own (see below)
     settings = decoding_settings(argparse.Namespace(**{**vars(args), "min_confidence": None}))
+    if args.detect_threshold is None:
+        settings = settings.with_(detect_threshold=DETECT_THRESHOLD)
     min_confidence = args.min_confidence if args.min_confidence is not None else config.min_confidence
     if min_confidence is None:
         # --known-only trusts the list: the model only has to prefer the correction as `correct` would

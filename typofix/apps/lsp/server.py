@@ -17,6 +17,7 @@ from pygls.lsp.server import LanguageServer
 
 from typofix import __version__
 from typofix.apps.lsp.actions import ADD_WORD, code_actions
+from typofix.apps.check.verdict import DETECT_THRESHOLD
 from typofix.apps.lsp.checking import DocumentChecker
 from typofix.apps.lsp.diagnostics import to_diagnostics
 from typofix.apps.lsp.scheduler import DEBOUNCE, Scheduler
@@ -48,7 +49,8 @@ class TypofixServer(LanguageServer):
 
             decoding = DecodingSettings.preset(settings.preset)
             # the corrector proposes as `correct` does, the check's threshold then judges (as `typofix check`)
-            decoding = decoding.with_(min_confidence=min(decoding.min_confidence, settings.confidence))
+            decoding = decoding.with_(min_confidence=min(decoding.min_confidence, settings.confidence),
+                                      detect_threshold=DETECT_THRESHOLD)
             words = tuple(dict.fromkeys(self.user_words + settings.words))
             corrector = CorrectorRecipe(None, decoding, words).load()
             self.checker = DocumentChecker(corrector, settings, words)
