@@ -267,7 +267,9 @@ def typofix_source() -> str:
         return f"`{folder}` (not a git checkout)"
     changed = subprocess.run(["git", "-C", folder, "status", "--porcelain", "--", "."], capture_output=True,
                              text=True).stdout.strip()
-    return f"`{folder}` at commit {commit.stdout.strip()}" + (", with uncommitted changes in it" if changed else "")
+    # The package's name, not its path: a report is committed, and a machine's paths do not belong in it.
+    return f"`{Path(folder).name}/` at commit {commit.stdout.strip()}" + (
+        ", with uncommitted changes in it" if changed else "")
 
 
 def benchmark(wild: Path, checkers: list[TextChecker], command: str) -> WildRun:
