@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 from typofix import Corrector, DecodingSettings
-from typofix.engine.detector import FEATURES, Detector, Occurrence, evidence, not_english
+from typofix.engine.detector import FEATURES, Detector, Occurrence, evidence_matrix, not_english
 from typofix.files.atomic import atomic_path
 from typofix.files.misspellings import read_misspellings
 from typofix.words.text import match_case, read_chunks
@@ -73,7 +73,7 @@ class Source:
     @cached_property
     def features(self) -> np.ndarray:
         """(N, F) the detector's evidence of each proposal, as the engine computes it."""
-        return np.array([evidence(o) for o in self.occurrences]).reshape(-1, len(FEATURES))
+        return evidence_matrix(self.occurrences)
 
 
 def chunks_of(text: str) -> list[str]:

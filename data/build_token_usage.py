@@ -17,12 +17,11 @@ give the same bytes; written atomically. Needs wordfreq at build time only::
 from __future__ import annotations
 
 import argparse
-import gzip
 import re
 import sys
 from pathlib import Path
 
-from build_accepted import write_atomic  # run as a script, data/ is on the path
+from build_usage import write_zipf_table  # run as a script, data/ is on the path
 
 HERE = Path(__file__).resolve().parent
 TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -36,11 +35,9 @@ def main(argv=None) -> int:
         from wordfreq import get_frequency_dict, zipf_frequency
     except ImportError:
         sys.exit("build_token_usage.py needs wordfreq at build time: pip install wordfreq==3.1.1")
-    rows = []
-    for token in get_frequency_dict("en", wordlist="large"):  # most frequent first
-        if TOKEN.fullmatch(token):
-            rows.append(f"{token}\t{zipf_frequency(token, 'en', wordlist='large'):.2f}\n")
-    write_atomic(args.out, gzip.compress("".join(rows).encode("ascii"), compresslevel=9, mtime=0))
+    rows = [(token, zipf_frequency(token, "en", wordlist="large"))
+            for token in get_frequency_dict("en", wordlist="large") if TOKEN.fullmatch(token)]  # most frequent first
+    write_zipf_table(args.out, rows)
     print(f"wrote {args.out}: {len(rows)} tokens", file=sys.stderr)
     return 0
 

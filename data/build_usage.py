@@ -37,16 +37,19 @@ def main(argv=None) -> int:
         from wordfreq import zipf_frequency
     except ImportError:
         sys.exit("build_usage.py needs wordfreq at build time: pip install wordfreq==3.1.1")
-    rows = []
     with open(args.words, encoding="utf-8") as lines:
-        for line in lines:
-            word = line.split("\t", 1)[0]
-            zipf = zipf_frequency(word, "en", wordlist="large")
-            if zipf > 0:
-                rows.append(f"{word}\t{zipf:.2f}\n")
-    write_atomic(args.out, gzip.compress("".join(rows).encode("ascii"), compresslevel=9, mtime=0))
+        words = [line.split("\t", 1)[0] for line in lines]
+    rows = [(word, zipf) for word in words if (zipf := zipf_frequency(word, "en", wordlist="large")) > 0]
+    write_zipf_table(args.out, rows)
     print(f"wrote {args.out}: {len(rows)} of the words with a frequency", file=sys.stderr)
     return 0
+
+
+def write_zipf_table(path: Path, rows: list[tuple[str, float]]) -> None:
+    """`word<TAB>zipf` rows (two decimals), gzip-compressed with a zero timestamp (the same rows, the same
+    bytes), written atomically: the format `typofix.words.usage` reads."""
+    text = "".join(f"{word}\t{zipf:.2f}\n" for word, zipf in rows)
+    write_atomic(path, gzip.compress(text.encode("ascii"), compresslevel=9, mtime=0))
 
 
 if __name__ == "__main__":

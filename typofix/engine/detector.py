@@ -120,6 +120,11 @@ def not_english(features: np.ndarray) -> np.ndarray:
     return (english < math.log(FOREIGN_BELOW / (1 - FOREIGN_BELOW))) & (words >= math.log(FOREIGN_WORDS))
 
 
+def evidence_matrix(occurrences: list[Occurrence]) -> np.ndarray:
+    """(N, len(FEATURES)) the features of each occurrence (`evidence`), in order."""
+    return np.array([evidence(o) for o in occurrences], dtype=np.float64).reshape(len(occurrences), len(FEATURES))
+
+
 @lru_cache(maxsize=4096)
 def line_english(line: str) -> float:
     """The probability that a line is English (`typofix.words.language`), once per line: its words share it."""
@@ -176,7 +181,7 @@ class Detector:
 
     def detections(self, occurrences: list[Occurrence]) -> list[Detection]:
         """Each occurrence's `Detection`."""
-        features = np.array([evidence(o) for o in occurrences]).reshape(len(occurrences), len(FEATURES))
+        features = evidence_matrix(occurrences)
         return [Detection(o.start, o.start + len(o.written), o.written, o.correction, float(p),
                           dict(zip(FEATURES, row.tolist())))
                 for o, p, row in zip(occurrences, self.probabilities(features), features)]

@@ -18,13 +18,15 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
+from itertools import accumulate
+from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from typofix.engine.candidates import Neighbours
-from typofix.engine.detector import FEATURES, Detector, DocumentVocabulary, Occurrence, evidence, line_english
+from typofix.engine.detector import Detector, DocumentVocabulary, Occurrence, evidence_matrix, line_english
 from typofix.engine.passes import Passes, decide_between
 from typofix.engine.ranking import Candidate
 from typofix.engine.results import Correction, Suggestion
@@ -45,6 +47,16 @@ PROSE_CODE_SHARE = 0.1
 CONTEXT_CANDIDATES = 8  # per word, the best this many (the typo itself among them) are reranked in context
 
 
+class Proposals(NamedTuple):
+    """What the engine alone makes of a call's texts, before the detector has its say."""
+
+    split: list[list[Piece]]  # each text's pieces
+    starts: list[list[int]]  # where each piece starts in its text
+    chosen: dict[tuple[int, int], str]  # (text, piece) -> what the word becomes
+    proposed: dict[tuple[int, int], str]  # (text, piece) of each rewrite -> what the word is if not misspelt
+    repeats: list  # per text, its document's counts of the words as written (`DocumentVocabulary`, Counter)
+
+
 class TextPipeline:
     """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written."""
 
@@ -60,7 +72,6 @@ class TextPipeline:
         self._candidates: dict[str, tuple[list[Candidate], Candidate | None]] = {}
         self._context: BigramModel | None = None
         self._one_edit: dict[str, list[str]] = {}  # real-word checks: a word's listed one-edit neighbours
-        self._repeats: list[Counter] = []  # the detector's: per text of a call, its document's word counts
         self._detector: Detector | None = None
 
     def correct_many(self, texts: list[str], document: DocumentVocabulary | None = None,
@@ -185,61 +196,55 @@ class TextPipeline:
                 ) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
         """The pieces of each text and {(text, piece): what it becomes} for its words to correct: the engine's
         proposals, kept where the detector finds the word a misspelling (`detect_threshold`)."""
-        split, chosen, proposed = self._propose(texts, document, separate)
-        threshold = self.settings.detect_threshold
-        if proposed and threshold > 0:
-            keys = list(proposed)
-            occurrences = self._occurrences(texts, split, keys, chosen)
-            for key, p in zip(keys, self.detector.probabilities(
-                    np.array([evidence(o) for o in occurrences]).reshape(len(keys), len(FEATURES)))):
+        found = self._propose(texts, document, separate)
+        chosen, threshold = found.chosen, self.settings.detect_threshold
+        if found.proposed and threshold > 0:
+            keys = list(found.proposed)
+            probabilities = self.detector.probabilities(evidence_matrix(self._occurrences(texts, found, keys)))
+            for key, p in zip(keys, probabilities):
                 if p < threshold:
-                    chosen[key] = proposed[key]  # not a misspelling: the word, or the name it is, as it is
+                    chosen[key] = found.proposed[key]  # not a misspelling: the word, or the name it is, as it is
         if self.settings.leave_special:
-            self._pronouns(texts, split, chosen)
-        return split, chosen
+            self._pronouns(texts, found, chosen)
+        return found.split, chosen
 
-    def _pronouns(self, texts: list[str], split: list[list[Piece]], chosen: dict[tuple[int, int], str]) -> None:
+    def _pronouns(self, texts: list[str], found: "Proposals", chosen: dict[tuple[int, int], str]) -> None:
         """The pronoun typed in lower case (i, i'm, i'll) written I, I'm, I'll in copied text on lines of English
         prose (not code, not another language, where a lone i is a variable or a word of its own)."""
-        for t, pieces in enumerate(split):
-            offset = 0
+        for t, pieces in enumerate(found.split):
             for i, piece in enumerate(pieces):
                 if not piece.word and "i" in piece.text:
                     fixed = capital_pronouns(piece.text)  # (its pattern keeps paths, options, numerals out)
                     if fixed != piece.text:
                         at = next(k for k, (a, b) in enumerate(zip(piece.text, fixed)) if a != b)
-                        if self._prose_line(texts[t], offset + at):  # the line of the (first) pronoun
+                        if self._prose_line(texts[t], found.starts[t][i] + at):  # the (first) pronoun's line
                             chosen[t, i] = fixed
-                offset += len(piece.text)
 
     def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
                          ) -> list[list[Occurrence]]:
         """Per text, every rewrite the engine proposes before the detector has its say, with the detector's
         evidence (`typofix.engine.detector.Occurrence`), in text order: what the detector is fitted on. The
         texts are one document, or continue `document`, as in `correct_many`."""
-        split, chosen, proposed = self._propose(texts, document)
-        keys = sorted(proposed)
-        found = [[] for _ in texts]
-        for (t, _), occurrence in zip(keys, self._occurrences(texts, split, keys, chosen)):
-            found[t].append(occurrence)
-        return found
+        found = self._propose(texts, document)
+        keys = sorted(found.proposed)
+        per_text = [[] for _ in texts]
+        for (t, _), occurrence in zip(keys, self._occurrences(texts, found, keys)):
+            per_text[t].append(occurrence)
+        return per_text
 
-    def _occurrences(self, texts: list[str], split: list[list[Piece]], keys: list[tuple[int, int]],
-                     chosen: dict[tuple[int, int], str]) -> list[Occurrence]:
+    def _occurrences(self, texts: list[str], found: "Proposals", keys: list[tuple[int, int]]) -> list[Occurrence]:
         """The detector's `Occurrence` of each proposed rewrite `keys` (text, piece)."""
-        found = []
+        occurrences = []
         for t, i in keys:
-            pieces = split[t]
-            start = sum(len(p.text) for p in pieces[:i])
+            pieces = found.split[t]
             written = pieces[i].text
             others, keep = self._candidates[written.lower()]
-            fixed = chosen[t, i].lower()
+            fixed = found.chosen[t, i].lower()
             score = next((c.score for c in others if c.word == fixed), others[0].score if others else keep.score)
-            found.append(Occurrence(written, fixed, score - keep.score, texts[t], start,
-                                    starts_sentence(pieces, i),
-                                    self._repeats[t][written],
-                                    self._context_fit(fixed, *neighbours(pieces, i))))
-        return found
+            occurrences.append(Occurrence(written, fixed, score - keep.score, texts[t], found.starts[t][i],
+                                          starts_sentence(pieces, i), found.repeats[t][written],
+                                          self._context_fit(fixed, *neighbours(pieces, i))))
+        return occurrences
 
     def _context_fit(self, word: str, left: str | None, right: str | None) -> float:
         """How well `word` fits between its neighbours: the mean bigram evidence of its pairs with them (0 with
@@ -249,22 +254,6 @@ class TextPipeline:
         if bigrams is None or not pairs:
             return 0.0
         return float(bigrams.pair_evidence([a for a, _ in pairs], [b for _, b in pairs]).mean())
-
-    def _context_fit(self, word: str, left: str | None, right: str | None) -> float:
-        """How well `word` fits between its neighbours: the mean bigram evidence of its pairs with them (0 with
-        no neighbour, or no bigram model)."""
-        bigrams = self.bigrams()
-        pairs = [(left, word)] * (left is not None) + [(word, right)] * (right is not None)
-        if bigrams is None or not pairs:
-            return 0.0
-        return float(bigrams.pair_evidence([a for a, _ in pairs], [b for _, b in pairs]).mean())
-
-    def _accepted_on_line(self, text: str, line_start: int) -> tuple[int, int]:
-        """How many of the words of the line at `line_start` are accepted, and how many words it has."""
-        end = text.find("\n", line_start)
-        words = [p.text for p in split_text(text[line_start:end if end >= 0 else len(text)], self.max_word_len,
-                                            self.settings.leave_special) if p.word]
-        return sum(self.is_accepted(w) for w in words), len(words)
 
     @property
     def detector(self) -> Detector:
@@ -274,17 +263,18 @@ class TextPipeline:
         return self._detector
 
     def _propose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
-                 ) -> tuple[list[list[Piece]], dict[tuple[int, int], str], dict[tuple[int, int], str]]:
-        """The pieces of each text, {(text, piece): what it becomes} by the engine alone, and for each of its
-        proposed rewrites (a correction, not a repair of case or apostrophe) what the word is if it is not
-        misspelt: its repaired form (barry: Barry), or itself."""
+                 ) -> "Proposals":
+        """What the engine alone makes of the texts (`Proposals`): their pieces, what each word becomes, and
+        for each proposed rewrite (a correction, not a repair of case or apostrophe) what the word is if it is
+        not misspelt: its repaired form (barry: Barry), or itself."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
+        starts = [list(accumulate((len(p.text) for p in pieces[:-1]), initial=0)) for pieces in split]
         if separate:  # each text its own document
-            self._repeats = [Counter(p.text for p in pieces if p.word) for pieces in split]
+            repeats = [Counter(p.text for p in pieces if p.word) for pieces in split]
         else:
             document = document if document is not None else DocumentVocabulary()
             document.add(p.text for pieces in split for p in pieces if p.word)
-            self._repeats = [document] * len(texts)
+            repeats = [document] * len(texts)
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then judged per occurrence in its context.
         written = {p.text for pieces in split for p in pieces if p.word}
@@ -348,10 +338,10 @@ class TextPipeline:
             written = split[t][i].text
             if (t, i) in repairs:  # (the user's own word needs no English around it)
                 if (chosen[t, i] != written and self.own_word_near(written) is None
-                        and not self._in_prose(texts[t], split[t], i)):
+                        and not self._in_prose(texts[t], written, starts[t][i])):
                     chosen[t, i] = written
                 continue
-            if len(written) < 4 or not self._in_prose(texts[t], split[t], i):
+            if len(written) < 4 or not self._in_prose(texts[t], written, starts[t][i]):
                 fallback.pop((t, i), None)
                 if chosen[t, i].lower() == written.lower():
                     chosen[t, i] = written
@@ -359,13 +349,12 @@ class TextPipeline:
         proposed = {(t, i): fallback.get((t, i)) or split[t][i].text for (t, i), fixed in chosen.items()
                     if (t, i) not in repairs and fixed.lower() != split[t][i].text.lower()
                     and self._candidates[split[t][i].text.lower()][1] is not None}
-        return split, chosen, proposed
+        return Proposals(split, starts, chosen, proposed, repeats)
 
-    def _in_prose(self, text: str, pieces: list[Piece], i: int) -> bool:
-        """Whether word piece `i` stands in English prose: a plain token on a line that is no code and is
-        likelier English than not."""
-        start = sum(len(p.text) for p in pieces[:i])
-        token = surroundings(text, start, start + len(pieces[i].text)).token
+    def _in_prose(self, text: str, word: str, start: int) -> bool:
+        """Whether `word`, at `start` in `text`, stands in English prose: a plain token on a line that is no code
+        and is likelier English than not."""
+        token = surroundings(text, start, start + len(word)).token
         return not (in_code_token(token) or leading_mark(token)) and self._prose_line(text, start)
 
     @staticmethod
