@@ -242,7 +242,7 @@ def test_explain_prints_the_correction_and_its_changes(tiny_ckpt):
 @needs_bundled
 def test_bundled_explain_locates_a_swap():
     done = typofix("correct", "--explain", "recieve")
-    assert done.stdout.decode() == 'recieve -> receive  (swap at 3-4: "ie" -> "ei")\n'
+    assert done.stdout.decode() == 'recieve -> receive  (swap at 4-5: "ie" -> "ei")\n'
 
 
 def test_plot_and_explain_errors(tiny_ckpt, tmp_path):
