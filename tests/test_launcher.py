@@ -56,6 +56,16 @@ def test_each_name_runs_its_command():
     assert run([BIN / "typofix-train", "--help"]).stdout.startswith("typofix-train: ")
 
 
+def test_worker_processes_do_not_run_the_command_again(tmp_path):
+    """--jobs' workers are spawned processes that import the launcher again: they must not start the command."""
+    (tmp_path / "letter.txt").write_text("I recieved teh letter.\nIt was writen in haste.\n")
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    pooled, alone = (run([BIN / "typofix", "correct", "--jobs", jobs, "--file", tmp_path / "letter.txt"], env=env)
+                     for jobs in ("2", "1"))
+    assert (pooled.returncode, pooled.stderr) == (0, "")
+    assert pooled.stdout == alone.stdout != (tmp_path / "letter.txt").read_text()
+
+
 def test_a_link_on_path_runs_the_environments_python(tmp_path):
     """pipx and uv tool put links to the environment's commands in ~/.local/bin: the launcher follows them to
     the Python beside the real file, not to whatever python3 comes first on PATH; a link of another name runs
