@@ -61,10 +61,10 @@ class Alignment(NamedTuple):
 def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, *,
                    marks: Sequence[tuple[int, int]] = (), title: str | None = None, ax=None,
                    colorbar: bool | None = None, axis_titles: tuple[str, str] = AXIS_TITLES) -> Figure:
-    """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when
-    writing output character t (y), white 0 to deep blue 1 (darker = more attention), each axis titled. Pass the end-of-word step's label
-    (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax` when
-    given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
+    """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when writing
+    output character t (y), white 0 to deep blue 1 (darker = more attention), each axis titled. Pass the end-of-word
+    step's label (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax`
+    when given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
     one scale for all its panels). `axis_titles`: the input's and the output's."""
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(out_chars), len(src_chars)):
