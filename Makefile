@@ -20,7 +20,7 @@ help: ## list the targets
 # setuptools adds a note to every editable install with a package-dir mapping (conf/ and data/ ship as
 # typofix.conf and typofix.wordlist) to mind same-named folders: information, not a packaging problem.
 $(STAMP): export PYTHONWARNINGS = ignore:Editable installation
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml bin/typofix
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) "$(TORCH)"

@@ -6,6 +6,7 @@ alignment, hovering a cell shows its weight, and a new query gets its own sharea
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 
 import numpy as np
@@ -17,6 +18,7 @@ from tests.test_serve import correct
 from typofix.engine.corrector import Corrector
 from typofix.engine.pronounce import Pronouncer
 from typofix.files.modelfile import bundled_onnx_path, resolve_model
+from typofix.insight.plots import ATTENTION_CMAP, ATTENTION_COLOURS
 
 pytestmark = [pytest.mark.skipif(not CHROMIUM.is_file(), reason="needs /usr/bin/chromium (make test-browser)"),
               pytest.mark.skipif(not bundled_onnx_path().is_file(), reason="no bundled ONNX model yet")]
@@ -27,7 +29,9 @@ class Page(HTMLParser):
 
     def __init__(self, dom: str):
         super().__init__()
-        self.panels: list[dict] = []  # {"model", "candidates", "pressed", "cells": {(t, j): weight}, "rows"}
+        # {"model", "candidates", "pressed", "cells": {(t, j): weight}, "fills": {(t, j): colour}, "rows",
+        #  "scale": the weight scale's colours, weight 0's first}
+        self.panels: list[dict] = []
         self.symbols: dict[str, str] = {}  # embedding map: symbol -> class
         self.corrected: list[str] = []
         self._in_corrected = self._in_row = False
@@ -38,13 +42,16 @@ class Page(HTMLParser):
         if tag == "div" and a.get("class") in ("panel", "panel pronounce"):
             model = a["data-model"]  # a corrector's index, or "pronounce"
             self.panels.append({"model": int(model) if model.isdigit() else model, "candidates": [], "pressed": None,
-                                "cells": {}, "rows": []})
+                                "cells": {}, "fills": {}, "rows": [], "scale": []})
         elif tag == "button" and "data-word" in a:
             self.panels[-1]["candidates"].append(a["data-word"])
             if a.get("aria-pressed") == "true":
                 self.panels[-1]["pressed"] = a["data-word"]
         elif tag == "rect" and "data-weight" in a:
             self.panels[-1]["cells"][int(a["data-out"]), int(a["data-in"])] = float(a["data-weight"])
+            self.panels[-1]["fills"][int(a["data-out"]), int(a["data-in"])] = a["fill"]
+        elif tag == "stop":
+            self.panels[-1]["scale"].append(a["stop-color"])
         elif tag == "g" and "data-symbol" in a:
             self.symbols[a["data-symbol"]] = a["class"]
         elif tag == "span" and a.get("class") == "line":
@@ -84,6 +91,17 @@ def test_the_page_shows_the_correction_and_the_models_attention():
     np.testing.assert_allclose(shown, expected[0].attn, atol=1e-3)
     np.testing.assert_allclose(shown, api["words"][0]["results"][0]["candidates"][0]["attn"], atol=1e-9)
     assert len(page.symbols) == 28 and [s for s, kind in page.symbols.items() if kind == "vowel"] == list("aeiou")
+
+
+def test_darker_is_more_attention_in_the_colours_of_the_pngs_with_a_scale():
+    """The heatmap draws each weight in the colour `typofix plot-attention` gives it (darker = more attention),
+    beside a weight scale from weight 0's colour to weight 1's, as the PNGs' colour bar."""
+    with served() as (base, _):
+        [panel] = Page(dump_dom(base + "/?q=recieve")).panels
+    assert panel["scale"] == list(ATTENTION_COLOURS)
+    for cell, weight in panel["cells"].items():
+        drawn = [int(c) for c in re.fullmatch(r"rgb\((\d+),(\d+),(\d+)\)", panel["fills"][cell]).groups()]
+        np.testing.assert_allclose(drawn, 255 * np.array(ATTENTION_CMAP(weight)[:3]), atol=2)
 
 
 def test_several_models_side_by_side(tiny_ckpt, tmp_path):

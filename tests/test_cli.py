@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -134,6 +135,27 @@ def test_usage_errors(tmp_path):
     one_line_error(typofix("evaluate", str(tmp_path / "bad.tsv")), 2)
 
 
+def test_real_words_says_in_its_help_what_it_needs():
+    """`correct --real-words` reports in JSON lines only: --help says so, and the error says the same."""
+    shown = " ".join(typofix("correct", "--help").stdout.decode().split())
+    need = re.search(r"--real-words also report .*?; needs (--json and text \(- or --file\), one job)", shown)
+    assert need, shown
+    error = one_line_error(typofix("correct", "--real-words", "-", stdin="form the start\n"), 2)
+    assert f"needs {need.group(1)}" in error
+
+
+def test_evaluate_table_has_one_column_of_values(tiny_ckpt):
+    for k in ("5", "12"):
+        done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--model", str(tiny_ckpt), "--limit", "10",
+                       "--beam", "2", "--top-k", k)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.decode().splitlines()
+        assert [line.split()[0] for line in lines] == ["rows", "top-1", f"top-{k}", "CER", "unchanged", "speed",
+                                                       "decoding"]
+        columns = {len(line) - len(line.split(maxsplit=1)[1]) for line in lines}
+        assert len(columns) == 1, lines
+
+
 def test_evaluate(tiny_ckpt):
     done = typofix("evaluate", "data/eval/norvig-testset1.tsv", "--model", str(tiny_ckpt), "--limit", "20",
                    "--beam", "2", "--json")
@@ -242,7 +264,27 @@ def test_explain_prints_the_correction_and_its_changes(tiny_ckpt):
 @needs_bundled
 def test_bundled_explain_locates_a_swap():
     done = typofix("correct", "--explain", "recieve")
-    assert done.stdout.decode() == 'recieve -> receive  (swap at 3-4: "ie" -> "ei")\n'
+    assert done.stdout.decode() == 'recieve -> receive  (swap at 4-5: "ie" -> "ei")\n'
+
+
+@needs_bundled
+def test_explain_counts_positions_from_1_as_check_counts_columns(tmp_path):
+    """The printed positions are the characters' places counted from 1, as `check`'s columns are; the JSON's
+    start and end are offsets from 0 (word[start:end] is what was typed)."""
+    words = ["recieve", "goverment", "definately", "untill"]
+    printed = typofix("correct", "--explain", *words).stdout.decode().splitlines()
+    records = [json.loads(line) for line in typofix("correct", "--explain", "--json", *words).stdout.splitlines()]
+    for word, line, record in zip(words, printed, records):
+        changes = re.findall(r'(\w+) at (\d+)(?:-(\d+))?: "(\w*)"', line)
+        assert len(changes) == len(record["changes"]) >= 1, line
+        for (kind, first, last, typed), change in zip(changes, record["changes"]):
+            assert (kind, typed) == (change["kind"], change["typed"]) == (kind, word[change["start"]:change["end"]])
+            assert int(first) == change["start"] + 1 and int(last or first) == max(change["end"], change["start"] + 1)
+            if typed:  # counted from 1, the printed places hold what was typed, as a check column points at a word
+                assert word[int(first) - 1:int(last or first)] == typed
+    (tmp_path / "notes.txt").write_text("We recieve it.\n")
+    found = typofix("check", str(tmp_path / "notes.txt")).stdout.decode()
+    assert f"{tmp_path / 'notes.txt'}:1:4: recieve ==> receive" in found  # "recieve" starts at the 4th character
 
 
 def test_plot_and_explain_errors(tiny_ckpt, tmp_path):

@@ -3,6 +3,7 @@ trace), the model alone, loading without Lightning or Hydra, the presets."""
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -120,3 +121,38 @@ def test_the_fast_preset_runs_the_smaller_bundled_model():
     given = Corrector.load(bundled_int8_path(), fast=True)  # a model file given explicitly wins
     (enc_out, *_), _ = given.stepper.encode(src, src_len)
     assert enc_out.shape[-1] == 256
+
+
+def text_methods() -> dict[str, str]:
+    """Corrector's public methods whose first argument is text: name -> "str" or "list[str]"."""
+    found = {}
+    for name, method in inspect.getmembers(Corrector, inspect.isfunction):
+        first = list(inspect.signature(method).parameters.values())[1:2]
+        if not name.startswith("_") and first and first[0].annotation in ("str", "list[str]"):
+            found[name] = first[0].annotation
+    return found
+
+
+def test_every_text_method_names_the_type_it_takes(corrector):
+    methods = text_methods()
+    assert {"correct", "suggest", "explain", "correct_many", "suggest_many"} <= set(methods)
+    for name, takes in methods.items():
+        method = getattr(corrector, name)
+        wanted = "a list of str" if takes == "list[str]" else "a str"
+        for wrong, called in [(None, "None"), (b"teh", "bytes"), (42, "int")]:
+            with pytest.raises(TypeError, match=rf"^Corrector\.{name}\(\): \w+ must be {wanted}, got {called}"):
+                method(wrong)
+        if takes == "list[str]":
+            with pytest.raises(TypeError, match=rf"^Corrector\.{name}\(\): \w+ must be a list of str, got str"):
+                method("teh")  # never read as the texts "t", "e", "h"
+            with pytest.raises(TypeError, match=rf"^Corrector\.{name}\(\): \w+ must be a list of str: item 1 is "
+                                                r"bytes \(decode it first"):
+                method(["the", b"teh"])
+    with pytest.raises(TypeError, match=r"^Corrector\.suggest\(\): word must be a str, got None"):
+        corrector.suggest(word=None)  # by name as by position
+
+
+def test_any_iterable_of_texts_is_a_list_of_texts(corrector):
+    words = ["speling", "teh"]
+    assert corrector.correct_many(w for w in words) == corrector.correct_many(words)
+    assert corrector.suggest(word="speling", k=1) == corrector.suggest("speling", 1)

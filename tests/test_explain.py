@@ -6,13 +6,13 @@ from typofix.training.noise import TypoGenerator
 
 
 @pytest.mark.parametrize("typo, correction, expected", [
-    ("recieve", "receive", 'recieve -> receive  (swap at 3-4: "ie" -> "ei")'),
-    ("definately", "definitely", 'definately -> definitely  (substitution at 5: "a" -> "i")'),
-    ("goverment", "government", 'goverment -> government  (missing at 5: "" -> "n")'),
-    ("untill", "until", 'untill -> until  (extra at 5: "l" -> "")'),
-    ("hte", "the", 'hte -> the  (swap at 0-1: "ht" -> "th")'),
-    ("calldd", "called", 'calldd -> called  (substitution at 4: "d" -> "e")'),
-    ("creacian", "creation", 'creacian -> creation  (substitution at 4: "c" -> "t"; substitution at 6: "a" -> "o")'),
+    ("recieve", "receive", 'recieve -> receive  (swap at 4-5: "ie" -> "ei")'),
+    ("definately", "definitely", 'definately -> definitely  (substitution at 6: "a" -> "i")'),
+    ("goverment", "government", 'goverment -> government  (missing at 6: "" -> "n")'),
+    ("untill", "until", 'untill -> until  (extra at 6: "l" -> "")'),
+    ("hte", "the", 'hte -> the  (swap at 1-2: "ht" -> "th")'),
+    ("calldd", "called", 'calldd -> called  (substitution at 5: "d" -> "e")'),
+    ("creacian", "creation", 'creacian -> creation  (substitution at 5: "c" -> "t"; substitution at 7: "a" -> "o")'),
     ("word", "word", "word -> word  (no change)"),
 ])
 def test_describe(typo, correction, expected):

@@ -1,13 +1,19 @@
 """The figures (`typofix.insight.plots`): attention heatmaps with their ticks, marks and grids, the embedding map
 and its animation, written by suffix without a temporary file left."""
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from PIL import Image
 
-from typofix.insight.plots import (AXIS_TITLES, PHONE_AXIS_TITLES, Alignment, animate_embeddings, figure_to_rgb,
-                                   plot_attention, plot_attention_grid, plot_embeddings, save_figure)
+from typofix.insight import plots
+from typofix.insight.plots import (ATTENTION_CMAP, ATTENTION_COLOURS, AXIS_TITLES, PHONE_AXIS_TITLES, Alignment,
+                                   animate_embeddings, figure_to_rgb, plot_attention, plot_attention_grid,
+                                   plot_embeddings, save_figure)
 
 SYMBOLS = list("abcdefghijklmnopqrstuvwxyz'-")
 
@@ -29,7 +35,19 @@ def test_attention_ticks_are_the_characters_and_the_end_of_word():
     assert tick_texts(ax.get_xticklabels()) == list("recieve")
     assert tick_texts(ax.get_yticklabels()) == out
     image = ax.images[0]
-    assert image.get_clim() == (0.0, 1.0) and image.get_cmap().name == "gray"
+    assert image.get_clim() == (0.0, 1.0) and image.get_cmap() is ATTENTION_CMAP
+
+
+def test_darker_is_more_attention_in_the_explorers_colours():
+    """Weight 0 is the lightest colour and 1 the darkest, in the two colours the explorer's heatmap draws
+    (typofix/apps/static/app.js), so that a picture and the page read alike."""
+    app = (Path(plots.__file__).parents[1] / "apps" / "static" / "app.js").read_text(encoding="utf-8")
+    declared = re.search(r"const ATTENTION_COLOURS = \[(.*?)\];", app)
+    assert declared and re.findall(r'"(#[0-9a-f]{6})"', declared.group(1)) == list(ATTENTION_COLOURS)
+    lightness = [sum(ATTENTION_CMAP(w)[:3]) for w in np.linspace(0, 1, 11)]
+    assert lightness == sorted(lightness, reverse=True) and lightness[0] > 2.9 > 1.0 > lightness[-1]
+    np.testing.assert_allclose(ATTENTION_CMAP(0.0)[:3], to_rgb(ATTENTION_COLOURS[0]))
+    np.testing.assert_allclose(ATTENTION_CMAP(1.0)[:3], to_rgb(ATTENTION_COLOURS[1]))
 
 
 def test_attention_axes_are_titled_and_the_weight_scale_is_beside_them():
@@ -39,7 +57,7 @@ def test_attention_axes_are_titled_and_the_weight_scale_is_beside_them():
     assert "input" in ax.get_xlabel() and "output" in ax.get_ylabel()
     bar = ax.images[0].colorbar  # set by fig.colorbar(image): the scale reads this matrix's colours
     assert bar is not None and bar.ax in fig.axes and len(fig.axes) == 2
-    assert (bar.vmin, bar.vmax) == (0.0, 1.0) and bar.cmap.name == "gray"
+    assert (bar.vmin, bar.vmax) == (0.0, 1.0) and bar.cmap is ATTENTION_CMAP
     assert bar.ax.get_ylabel() == "attention weight"
     # Drawn into a given axes (a panel of someone else's figure), it adds no scale of its own.
     panel = Figure().add_subplot()

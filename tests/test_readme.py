@@ -136,6 +136,20 @@ def test_readme_is_a_front_door():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
 
 
+@pytest.mark.parametrize("page", [README, *sorted((ROOT / "docs").glob("*.md"))], ids=lambda p: p.name)
+def test_prose_after_a_code_block_starts_at_the_margin(page):
+    """A paragraph after a fenced block starts at the left margin: indented, it reads as part of the block (or,
+    by four spaces, as a code block of its own)."""
+    lines, fenced = page.read_text(encoding="utf-8").splitlines(), False
+    for number, line in enumerate(lines, 1):
+        if line.startswith("```"):
+            fenced = not fenced
+            if not fenced:  # the block ends here: the next line with text starts at the margin
+                following = next((n for n, text in enumerate(lines[number:], number + 1) if text.strip()), None)
+                assert following is None or not lines[following - 1][:1].isspace() or \
+                    lines[following - 1].lstrip()[:1] in "-*|>", f"{page.name}:{following}: indented after a code block"
+
+
 def anchors(page: Path) -> set[str]:
     """The anchors GitHub gives a page's headings: lower case, punctuation but - and _ dropped, spaces to -."""
     headings = re.findall(r"^#+ (.+)$", re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S), re.M)

@@ -16,7 +16,7 @@ def test_a_suggestion_carries_its_evidence_and_writes_json():
     attn = np.array([[0.9, 0.1, 0.0], [0.2, 0.1, 0.7], [0.1, 0.8, 0.1], [0.1234567, 0.3, 0.5765433]])  # (T, S)
     s = Suggestion("the", -1.234567, "teh", attn)
     assert s.changes == [Change("swap", 1, 3, "eh", "he")]
-    assert s.explanation == 'teh -> the  (swap at 1-2: "eh" -> "he")'
+    assert s.explanation == 'teh -> the  (swap at 2-3: "eh" -> "he")'
     assert Suggestion("the", 0.0, "the").changes == []
     assert s.as_json() == {"word": "the", "score": -1.2346}
     assert s.as_json(digits=5) == {"word": "the", "score": -1.23457}

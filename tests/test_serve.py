@@ -79,7 +79,7 @@ def test_correct_api_carries_the_models_attention(bundled):
         assert attn.shape == (len(want.word) + 1, len("recieve")) == want.attn.shape
         np.testing.assert_allclose(attn, want.attn, atol=1e-5)
         assert got["out_chars"] == [*want.word, "</s>"]
-    assert result["candidates"][0]["explanation"] == 'recieve -> receive  (swap at 3-4: "ie" -> "ei")'
+    assert result["candidates"][0]["explanation"] == 'recieve -> receive  (swap at 4-5: "ie" -> "ei")'
     assert result["candidates"][0]["changes"] == [{"kind": "swap", "start": 3, "end": 5, "typed": "ie", "fix": "ei"}]
     assert len(correct(bundled, "recieve", k=2)["words"][0]["results"][0]["candidates"]) == 2
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from typofix.engine.candidates import Neighbours
 from typofix.engine.detector import Detection, DocumentVocabulary, Occurrence
+from typofix.engine.inputs import takes_text, takes_texts
 from typofix.engine.passes import BATCH_SIZE, Passes
 from typofix.engine.pipeline import REAL_WORD_GAIN, TextPipeline
 from typofix.engine.ranking import FittedScorer, Ranker, table_path
@@ -100,26 +101,31 @@ class Corrector:
             accepted.derive_with(lexicon.count)
         return cls(stepper, vocab, lexicon, settings, accepted)
 
+    @takes_text
     def correct(self, text: str) -> str:
         """`text` (a word, a line, a document) with its misspelled words corrected, in their case, and every
         other character as it was."""
         return self.pipeline.correct_many([text])[0]
 
+    @takes_texts
     def correct_many(self, texts: list[str], document: DocumentVocabulary | None = None) -> list[str]:
         """`correct` of every text, all their words decoded in shared batches. The texts are one document (a
         word written in several of them is the writer's word, `typofix.engine.detector`), or continue
         `document`, where a stream is read in batches: it counts each batch's words as it goes."""
         return self.pipeline.correct_many(texts, document)
 
+    @takes_texts
     def correct_each(self, texts: list[str]) -> list[str]:
         """`correct` of every text, each a document of its own (the rows of a table, a server's requests: a word
         repeated in one says nothing of another), decoded in shared batches."""
         return self.pipeline.correct_many(texts, separate=True)
 
+    @takes_texts
     def corrections_many(self, texts: list[str]) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order."""
         return self.pipeline.corrections_many(texts)
 
+    @takes_texts
     def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
                          ) -> list[list[Occurrence]]:
         """Per text, each rewrite the engine proposes before the misspelling detector has its say, with what
@@ -127,20 +133,24 @@ class Corrector:
         texts are one document, or continue `document`."""
         return self.pipeline.occurrences_many(texts, document)
 
+    @takes_texts
     def detections_many(self, texts: list[str]) -> list[list[Detection]]:
         """Per text, each rewrite the engine proposes with the detector's probability that the word is a
         misspelling and its evidence (`correct` applies those at `settings.detect_threshold` or more)."""
         return [self.pipeline.detector.detections(found) for found in self.occurrences_many(texts)]
 
+    @takes_texts
     def real_word_errors(self, texts: list[str], min_gain: float = REAL_WORD_GAIN) -> list[list[Correction]]:
         """Per text, its accepted words that are probably another word in their context ("real-word"
         corrections, reported only: `correct` never applies them); see `TextPipeline.real_word_errors`."""
         return self.pipeline.real_word_errors(texts, min_gain)
 
+    @takes_text
     def suggest(self, word: str, k: int = 5, with_typo: bool = False) -> list[Suggestion]:
         """Up to `k` corrections of `word`, best first, with their scores (see `suggest_many`)."""
         return self.pipeline.suggest_many([word], k, with_typo)[0]
 
+    @takes_texts
     def suggest_many(self, words: list[str], k: int = 5, with_typo: bool = False) -> list[list[Suggestion]]:
         """`suggest` for every word, decoded in shared batches: its corrections, never the typo itself (a word
         typed without its capitals or apostrophe gets the dictionary's form among them: monday -> Monday). An
@@ -149,6 +159,7 @@ class Corrector:
         under the confidence rule, so that the first is what `correct` writes (for `typofix evaluate`)."""
         return self.pipeline.suggest_many(words, k, with_typo)
 
+    @takes_text
     def explain(self, word: str, k: int = 5) -> list[Suggestion]:
         """The model's `k` best corrections of one lowercase-able word with their attention weights, searched
         even when the word is accepted and ranked without the confidence rule (this shows what the model does,
@@ -156,6 +167,7 @@ class Corrector:
         typo = word.lower()
         return [Suggestion(c.word, c.score, typo, c.attn) for c in self.passes.rank([typo], k, decide=False)[typo]]
 
+    @takes_texts
     def trace(self, words: list[str]) -> dict[str, Trace]:
         """How each word's candidates are found and scored (`typofix.engine.results.Trace`): each pass's
         candidates with log P_model, decoder steps, edits, prior and that pass's score, as `suggest` searches
@@ -168,6 +180,7 @@ class Corrector:
         self.passes.search(readable, trace=traced)
         return {w: traced[w.lower()] for w in words if w.lower() in traced}
 
+    @takes_text
     def is_accepted(self, word: str) -> bool:
         """True for a word, as written, that the corrector leaves alone as a word."""
         return self.settings.leave_accepted and self.accepted is not None and word in self.accepted

@@ -34,15 +34,12 @@ class Report:
 
     def table(self) -> str:
         settings = ", ".join(f"{k}={v}" for k, v in self.settings.items())
-        return "\n".join([
-            f"rows        {self.rows}",
-            f"top-1       {100 * self.top1:.1f}%",
-            f"top-{self.k:<7}{100 * self.topk:.1f}%",
-            f"CER         {self.cer:.4f}",
-            f"unchanged   {100 * self.unchanged:.1f}%",
-            f"speed       {self.words_per_s:.0f} words/s ({self.words} distinct typos in {self.seconds:.2f} s)",
-            f"decoding    {settings}",
-        ])
+        rows = [("rows", self.rows), ("top-1", f"{100 * self.top1:.1f}%"), (f"top-{self.k}", f"{100 * self.topk:.1f}%"),
+                ("CER", f"{self.cer:.4f}"), ("unchanged", f"{100 * self.unchanged:.1f}%"),
+                ("speed", f"{self.words_per_s:.0f} words/s ({self.words} distinct typos in {self.seconds:.2f} s)"),
+                ("decoding", settings)]
+        width = max(len(label) for label, _ in rows) + 3  # one column for every value, however wide k is
+        return "\n".join(f"{label:<{width}}{value}" for label, value in rows)
 
 
 def evaluate(corrector, rows: list[tuple[str, str]], k: int = 5, progress=None, settings=None) -> Report:

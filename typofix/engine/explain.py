@@ -5,13 +5,15 @@ model's attention weights, so it is testable without a model. Two signals:
 
 * the **diff** of typo and correction (difflib opcodes, a swap of two neighbours recognised as one change):
   what `typofix correct --explain` prints and the attention plot outlines, e.g.
-  ``recieve -> receive  (swap at 3-4: "ie" -> "ei")``;
+  ``recieve -> receive  (swap at 4-5: "ie" -> "ei")``;
 * the **attention alignment**: input positions the output does not copy one-to-one (attention argmax). It
   is the weaker localizer (attention often looks one character ahead); bench/localization.py measures both.
 
-Positions count from 0 and are positions in the typo. A span [start, end) is printed "start" for one
-character and "start-(end-1)" for several; a change where characters are missing has start == end and is
-printed as the position before which they are missing.
+A `Change`'s `start` and `end` are offsets in the typo, from 0, end excluded: typo[start:end] is what was typed
+(the JSON of `typofix correct --explain --json` and the explorer carry them so). Printed, positions count
+characters from 1, as `typofix check`'s columns do: "swap at 4-5" is the typo's 4th and 5th characters, "at 4"
+one character; where characters are missing (start == end), the position is that of the character they are
+missing before.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ class Change:
     fix: str
 
     def __str__(self) -> str:
-        where = str(self.start) if self.end - self.start <= 1 else f"{self.start}-{self.end - 1}"
+        # Positions from 1 (see the module's docstring): characters start+1 to end.
+        where = str(self.start + 1) if self.end - self.start <= 1 else f"{self.start + 1}-{self.end}"
         return f'{self.kind} at {where}: "{self.typed}" -> "{self.fix}"'
 
     @property
@@ -45,7 +48,7 @@ class Change:
 def normalized_change(typo: str, start: int, end: int, fix: str) -> Change | None:
     """The change that rewrites typo[start:end] to `fix`, in one canonical form so that equivalent edits
     compare equal: characters both sides share at the edges are trimmed, and a pure insertion or deletion
-    is slid right across repeated letters ("buter" -> "butter" is "t" missing at 3, never at 2).
+    is slid right across repeated letters ("buter" -> "butter" is "t" missing at offset 3, never 2).
     None when nothing changes."""
     typed = typo[start:end]
     while typed and fix and typed[0] == fix[0]:
@@ -106,7 +109,8 @@ def _joins(left: list[int], right: list[int]) -> bool:
 
 
 def describe(typo: str, correction: str) -> str:
-    """One line: ``recieve -> receive  (swap at 3-4: "ie" -> "ei")``; several changes are joined by "; "."""
+    """One line: ``recieve -> receive  (swap at 4-5: "ie" -> "ei")``, positions from 1; several changes are
+    joined by "; "."""
     found = changes(typo, correction)
     detail = "; ".join(map(str, found)) if found else "no change"
     return f"{typo} -> {correction}  ({detail})"

@@ -33,7 +33,7 @@ class Suggestion:
 
     @property
     def explanation(self) -> str:
-        """One line: ``recieve -> receive  (swap at 3-4: "ie" -> "ei")`` (`typofix.engine.explain.describe`)."""
+        """One line: ``recieve -> receive  (swap at 4-5: "ie" -> "ei")`` (`typofix.engine.explain.describe`)."""
         return describe(self.typo, self.word)
 
     def as_json(self, digits: int = 4, evidence: bool = False) -> dict:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import numpy as np
 from matplotlib.animation import PillowWriter
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
@@ -26,6 +27,11 @@ IMAGE_FORMATS = {".png": "png", ".svg": "svg"}
 # Vowels / consonants / everything else (apostrophe, hyphen, specials): colour-blind-safe Okabe-Ito hues.
 CLASS_COLOURS = {"vowel": "#D55E00", "consonant": "#0072B2", "other": "#777777"}
 MARK_COLOUR = "#D55E00"
+# Attention weight 0 to 1: white to deep blue, darker = more attention, in a straight line between the two (the
+# explorer's heatmap draws the same two colours so: typofix/apps/static/app.js, ATTENTION_COLOURS), so that a
+# picture and the page read alike, on paper too.
+ATTENTION_COLOURS = ("#f7fbff", "#08306b")
+ATTENTION_CMAP = LinearSegmentedColormap.from_list("attention", ATTENTION_COLOURS)
 CELL_INCHES = 0.32  # one attention cell: big enough for a 9 pt character label
 COLORBAR_INCHES = 0.9  # the attention scale beside the matrices, with its label
 INPUT_TITLE = "input: the typo's characters"
@@ -55,10 +61,10 @@ class Alignment(NamedTuple):
 def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, *,
                    marks: Sequence[tuple[int, int]] = (), title: str | None = None, ax=None,
                    colorbar: bool | None = None, axis_titles: tuple[str, str] = AXIS_TITLES) -> Figure:
-    """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when
-    writing output character t (y), black 0 to white 1, each axis titled. Pass the end-of-word step's label
-    (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax` when
-    given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
+    """The alignment matrix as in Bahdanau et al. (2015), Fig. 3: weight a_tj of input character j (x) when writing
+    output character t (y), white 0 to deep blue 1 (darker = more attention), each axis titled. Pass the end-of-word
+    step's label (e.g. "</s>") as the last output character so the row that ends the word is named. Draws into `ax`
+    when given. `colorbar`: draw the weight scale beside it; by default only on a figure of its own (a grid draws
     one scale for all its panels). `axis_titles`: the input's and the output's."""
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(out_chars), len(src_chars)):
@@ -71,7 +77,7 @@ def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, 
                           max(2.0, CELL_INCHES * len(out_chars) + 1.4))
         fig.get_layout_engine().set(w_pad=0.1, h_pad=0.1)
         ax = fig.add_subplot()
-    image = ax.imshow(weights, cmap="gray", vmin=0.0, vmax=1.0, aspect="equal", interpolation="nearest")
+    image = ax.imshow(weights, cmap=ATTENTION_CMAP, vmin=0.0, vmax=1.0, aspect="equal", interpolation="nearest")
     ax.set_xticks(range(len(src_chars)), labels=list(src_chars), fontsize=9)
     ax.set_yticks(range(len(out_chars)), labels=list(out_chars), fontsize=9)
     # Input along the top, read left to right like the word; output top to bottom, as in the paper.
@@ -81,7 +87,7 @@ def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, 
     ax.set_xlabel(axis_titles[0], fontsize=8, loc="left")  # from the first column, however short the word
     ax.set_ylabel(axis_titles[1], fontsize=8, loc="top")
     # A frame around the matrix itself, not the axes: in a grid the axes may be larger than a short word,
-    # and a white (weight 1) cell must not melt into the background.
+    # and a near-white (weight 0) cell must not melt into the background.
     ax.set_frame_on(False)
     ax.add_patch(Rectangle((-0.5, -0.5), len(src_chars), len(out_chars), fill=False, edgecolor="black",
                            linewidth=0.8))
@@ -97,7 +103,7 @@ def plot_attention(src_chars: Sequence[str], out_chars: Sequence[str], weights, 
 
 
 def _add_colorbar(fig: Figure, image, axes) -> None:
-    """The weight scale, black 0 to white 1, beside `axes`, framed so that its white end shows."""
+    """The weight scale, white 0 to deep blue 1, beside `axes`, framed so that its white end shows."""
     bar = fig.colorbar(image, ax=axes, shrink=0.8, aspect=25, pad=0.02)
     bar.set_label(WEIGHT_TITLE, fontsize=8)
     bar.ax.tick_params(labelsize=7)

@@ -13,6 +13,9 @@ from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_re
                                       json_line, load_corrector, positive_int, recipe)
 from typofix.files.exits import OK, UsageError, fail, stop_on
 
+# What --real-words needs (its help and its error say the same): its reports are a field of the JSON records.
+REAL_WORDS_NEED = "--json and text (- or --file), one job"
+
 
 def add(subcommands) -> None:
     parser = subcommands.add_parser(
@@ -23,11 +26,13 @@ def add(subcommands) -> None:
     parser.add_argument("--file", metavar="F", help="correct the text of file F (streamed)")
     parser.add_argument("--top-k", type=positive_int, default=1, metavar="K", help="K candidates per word")
     parser.add_argument("--json", action="store_true", help="JSON lines: input and candidates with scores "
-                        "(for text: input line and corrected line)")
+                        "(for text: input line and corrected line; with --explain: each change's start and end, "
+                        "offsets from 0, end excluded)")
     parser.add_argument("--explain", action="store_true", help="say where each word's typo is and what the "
-                        'correction changes, e.g. recieve -> receive  (swap at 3-4: "ie" -> "ei")')
+                        'correction changes, positions from 1 as check\'s columns: recieve -> receive  (swap at '
+                        '4-5: "ie" -> "ei")')
     add_jobs_option(parser, "text from - or --file")
-    add_real_words_option(parser)
+    add_real_words_option(parser, needs=REAL_WORDS_NEED)
     add_words_option(parser)
     add_model_options(parser)
     parser.set_defaults(handler=run)
@@ -48,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs > 1 and not text_mode:
         raise UsageError("--jobs applies to text (- or --file), not to words on the command line")
     if args.real_words and not (text_mode and args.json and args.jobs == 1):
-        raise UsageError("--real-words reports in JSON lines: give it with --json and text (- or --file), one job")
+        raise UsageError(f"--real-words reports in JSON lines: it needs {REAL_WORDS_NEED}")
     if text_mode:
         source = open_text(args.file)  # before the model: a missing file is reported at once
         # SIGTERM and SIGHUP end the stream as Ctrl-C does (exit 143, 129): output flushed, whole lines only.

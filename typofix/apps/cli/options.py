@@ -110,9 +110,11 @@ def load_corrector(args: argparse.Namespace):
     return Corrector.load(args.model, settings=decoding_settings(args), user_words=words)
 
 
-def add_real_words_option(parser: argparse.ArgumentParser) -> None:
+def add_real_words_option(parser: argparse.ArgumentParser, needs: str = "") -> None:
+    """--real-words; `needs`: what else the command needs for it, said in its help (e.g. "--json")."""
     parser.add_argument("--real-words", action="store_true", help="also report words that are words but probably "
-                        "another in their context (form for from, by word bigrams); reported only, never changed")
+                        "another in their context (form for from, by word bigrams); reported only, never changed"
+                        + (f"; needs {needs}" if needs else ""))
 
 
 def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:

@@ -12,8 +12,9 @@ def add_attention(subcommands) -> None:
     parser = subcommands.add_parser(
         "plot-attention", help="draw the attention alignment of words (PNG or SVG)",
         description="Draw, for each word, where the model looks while it writes its correction (Bahdanau et al. "
-                    "2015, Fig. 3): input characters across, output characters down, white = all attention. "
-                    "The characters the correction changes are outlined in red, a red line marks missing ones. "
+                    "2015, Fig. 3): input characters across, output characters down, darker = more attention (the "
+                    "scale beside it). The characters the correction changes are outlined in red, a red line marks "
+                    "missing ones. "
                     "With --pronounce, the letter-to-phone model's alignments instead: the word's letters across, "
                     "the phones it writes (ARPAbet) down, as `typofix pronounce --model-only` prints them.")
     parser.add_argument("words", nargs="+", metavar="WORD", help="words to correct (or pronounce) and draw")

@@ -5,6 +5,9 @@
 const SVG = "http://www.w3.org/2000/svg";
 const CELL = 28, LEFT = 36, TOP = 24; // heatmap cell size and label margins, px
 const CLASS_COLOURS = {vowel: "#D55E00", consonant: "#0072B2", other: "#777777"}; // as typofix.insight.plots
+// Attention weight 0 to 1: white to deep blue, darker = more attention (as typofix.insight.plots draws the PNGs).
+const ATTENTION_COLOURS = ["#f7fbff", "#08306b"];
+const BAR = {gap: 14, width: 12, label: 52}; // the weight scale right of the heatmap, px
 
 function make(ns, tag, attrs = {}, text = "") {
   const el = ns ? document.createElementNS(ns, tag) : document.createElement(tag);
@@ -23,14 +26,34 @@ async function api(path) {
   return body;
 }
 
-function shade(weight) { // 0: white, 1: deep blue
-  const from = [247, 251, 255], to = [8, 48, 107];
+const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+function shade(weight) { // a straight line from ATTENTION_COLOURS[0] (weight 0) to ATTENTION_COLOURS[1] (1)
+  const [from, to] = ATTENTION_COLOURS.map(rgb);
   return `rgb(${from.map((c, i) => Math.round(c + (to[i] - c) * weight)).join(",")})`;
+}
+
+// The weight scale beside a heatmap: 1 at the top, 0 at the bottom, as the PNGs' colour bar.
+let colourBars = 0; // each bar's gradient gets an id of its own: ids are the document's, not the svg's
+function colourBar(x, y, height) {
+  const bar = svg("g", {class: "colourbar", "aria-label": "attention weight scale, 0 to 1"});
+  const id = `attention-scale-${++colourBars}`;
+  const gradient = svg("linearGradient", {id, x1: 0, y1: 1, x2: 0, y2: 0});
+  ATTENTION_COLOURS.forEach((colour, i) => gradient.append(svg("stop", {offset: i, "stop-color": colour})));
+  const defs = svg("defs");
+  defs.append(gradient);
+  bar.append(defs, svg("rect", {x, y, width: BAR.width, height, fill: `url(#${id})`, class: "scale"}),
+             svg("text", {x: x + BAR.width + 4, y: y + 9, class: "tick"}, "1"),
+             svg("text", {x: x + BAR.width + 4, y: y + height - 2, class: "tick"}, "0"),
+             svg("text", {x: x + BAR.width + 16, y: y + height / 2, class: "title",
+                          transform: `rotate(90 ${x + BAR.width + 16} ${y + height / 2})`}, "attention weight"));
+  return bar;
 }
 
 // Rows: the characters written (then </s>), columns: the characters read; one rect per weight.
 function heatmap(inputChars, candidate, readout) {
-  const rows = candidate.out_chars, width = LEFT + CELL * inputChars.length, height = TOP + CELL * rows.length;
+  const rows = candidate.out_chars, matrixWidth = LEFT + CELL * inputChars.length, height = TOP + CELL * rows.length;
+  const width = matrixWidth + BAR.gap + BAR.width + BAR.label;
   const root = svg("svg", {class: "heatmap", width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
                            "aria-label": `attention while writing ${candidate.word}`});
   inputChars.forEach((ch, j) => root.append(svg("text", {x: LEFT + CELL * (j + 0.5), y: TOP - 8, class: "in"}, ch)));
@@ -49,6 +72,7 @@ function heatmap(inputChars, candidate, readout) {
       root.append(cell);
     });
   });
+  root.append(colourBar(matrixWidth + BAR.gap, TOP, CELL * rows.length));
   for (const change of candidate.changes) { // the typo, framed as typofix plot-attention marks it
     const x = LEFT + CELL * change.start, y = TOP, h = CELL * rows.length;
     root.append(change.start === change.end
