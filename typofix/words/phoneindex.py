@@ -128,9 +128,12 @@ class PhoneIndex:
     def said_as_many(self, heard: list[tuple[str, ...]], n: int) -> list[list[str]]:
         """For each typo, up to `n` listed words said exactly as one of its heard pronunciations (the likeliest
         first), most frequent first: a dictionary lookup, cheap enough for every unknown word."""
-        result = []
+        numbers = self.key_numbers([said for group in heard for said in group]).tolist()
+        result, at = [], 0
         for group in heard:
-            rows = [r for said in group for r in self.rows_of(said)]  # a few keys a typo
+            keys = [k for k in numbers[at:at + len(group)] if k >= 0]
+            at += len(group)
+            rows = [r for k in keys for r in self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()]
             result.append([self.words[r] for r in dict.fromkeys(rows)][:n])
         return result
 
