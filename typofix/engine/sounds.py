@@ -113,7 +113,7 @@ class Sounds:
         if self._index is None:
             model = _file_digest(str(self.model_path))
             self._index = cached(f"phones-{model}", self.lexicon.digest, self._build_index,
-                                 PhoneIndex.from_arrays)
+                                 lambda arrays: PhoneIndex.from_arrays(arrays, self.words_by_frequency()))
         return self._index
 
     def _build_index(self) -> PhoneIndex:

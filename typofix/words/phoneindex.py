@@ -49,8 +49,11 @@ class PhoneIndex:
         self._lookup = lookup if lookup is not None else _lookup_arrays(words, keys, key_rows, key_ends)
 
     @classmethod
-    def from_arrays(cls, arrays) -> "PhoneIndex":
-        words, keys = strings(arrays["words"]), strings(arrays["keys"])
+    def from_arrays(cls, arrays, words: list[str] | None = None) -> "PhoneIndex":
+        """The index whose `arrays()` these are; `words`: the list it was built from, where the caller holds it
+        (the lexicon's, most frequent first), instead of a second copy of 100,000 strings read from the arrays."""
+        words = strings(arrays["words"]) if words is None else words
+        keys = strings(arrays["keys"])
         key_rows, key_ends = np.asarray(arrays["key_rows"]), np.asarray(arrays["key_ends"])
         if len(key_ends) != len(keys) or (len(key_ends) and int(key_ends[-1]) != len(key_rows)):
             raise ValueError("phone index arrays do not agree")

@@ -110,17 +110,12 @@ _NUMBER_OF_CODE[[ord(c) for c in PHONE_ALPHABET]] = np.arange(len(PHONE_ALPHABET
 
 def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
     """(M,) the weighted edit distance between each pair of phone strings a[i], b[i] (see the module docstring):
-    symmetric, 0 only for equal strings. One dynamic programme for all distinct pairs at once, cell by cell over
-    the longest pair (pronunciations are short: a median of 6 phones), each cell a numpy step over every pair:
+    symmetric, 0 only for equal strings. One dynamic programme for all pairs at once, cell by cell over the
+    longest pair (pronunciations are short: a median of 6 phones), each cell a numpy step over every pair:
     thousands of pairs cost about what one does."""
-    if not len(a):
-        return np.zeros(0)
-    # The channel asks about the same pair many times (a candidate of several typos heard alike, a key of
-    # several matches): each distinct pair is worked out once.
-    number = {}
-    which = np.fromiter((number.setdefault(pair, len(number)) for pair in zip(a, b)), dtype=np.int64, count=len(a))
-    a, b = [x for x, _ in number], [y for _, y in number]
     size = len(a)
+    if not size:
+        return np.zeros(0)
     length_a, length_b = _lengths(a), _lengths(b)
     rows, cols = int(length_a.max()), int(length_b.max())
     # (rows, M), (cols, M); the padding is phone 0, never read past a length
@@ -135,7 +130,7 @@ def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
         for j in range(1, cols + 1):
             table[i, j] = np.minimum(np.minimum(table[i - 1, j] + gap_x[i - 1], table[i, j - 1] + gap_y[j - 1]),
                                      table[i - 1, j - 1] + substitute[j - 1])
-    return table[length_a, length_b, np.arange(size)][which]
+    return table[length_a, length_b, np.arange(size)]
 
 
 def phone_distance(a: str, b: str) -> float:
