@@ -72,6 +72,7 @@ class Run:
     false_corrections: list[FalseCorrections] = field(default_factory=list)
     prose: list[ProseSet] = field(default_factory=list)  # the running-text sets, in --prose order
     prose_versions: dict[str, str] = field(default_factory=dict)
+    footprints: list = field(default_factory=list)  # bench.footprint.Footprint: whole runs, start-up included
 
 
 def write_report(run: Run, out: Path, plots: Path) -> None:
@@ -128,6 +129,7 @@ def render_markdown(run: Run, plots_link: Path) -> str:
     ]
     for eval_set in run.sets:
         parts.append(_set_table(eval_set, [s for s in run.scores if s.set_name == eval_set.name]))
+    parts.append(_footprint_table(run))
     parts.append(f"![Top-1 per set and checker]({plots_link / TOP1_PNG})\n")
     parts.append(_distance_tables(run))
     parts.append(f"![Top-1 by edit distance, typofix vs the best peer]({plots_link / DISTANCE_PNG})\n")
@@ -282,6 +284,30 @@ def _set_table(eval_set: EvalSet, scores: list[SetScore]) -> str:
             _bold(_ratio(s.words_per_second, base), s.words_per_second == best["wps"] and base is not None),
         ]
         lines.append(f"| {s.checker} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _footprint_table(run: Run) -> str:
+    """Whole runs as a command-line user meets them (`bench.footprint`): start-up included, peak memory."""
+    if not run.footprints:
+        return ""
+    lines = [
+        "## Start-up included, and memory\n",
+        f"Each checker as a fresh process that starts, loads, suggests (k=5) for the set's distinct typos and "
+        f"exits (`bench.footprint`; Aspell and Hunspell as `-a` processes, typofix as a Python process; the same "
+        f"pinned core). *words/s* is over that process's whole wall time; *speed vs {SPEED_BASE}* beside the "
+        f"start-up-excluded ratio of the tables above; *peak RSS* is the process's own (ru_maxrss).\n",
+        f"| checker | set | words | wall s | words/s | vs {SPEED_BASE}, start-up included | "
+        f"vs {SPEED_BASE}, excluded | peak RSS MB |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in run.footprints:
+        base = next((b.words_per_second for b in run.footprints
+                     if b.checker == SPEED_BASE and b.set_name == f.set_name), None)
+        scores = {s.checker: s.words_per_second for s in run.scores if s.set_name == f.set_name}
+        excluded = _ratio(scores[f.checker], scores.get(SPEED_BASE)) if f.checker in scores else "—"
+        lines.append(f"| {f.checker} | {f.set_name} | {f.words:,} | {f.seconds:.2f} | {f.words_per_second:,.0f} | "
+                     f"{_ratio(f.words_per_second, base)} | {excluded} | {f.peak_mb:,.0f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -53,7 +53,7 @@ from pathlib import Path
 
 from typofix.files.misspellings import read_misspellings
 
-from bench import peers, prose, prose_checkers, report, scoring
+from bench import footprint, peers, prose, prose_checkers, report, scoring
 
 TOP_K = 5
 # Sent once, untimed, after loading: first-call costs (lazy initialisation, allocator warm-up) are not throughput.
@@ -203,6 +203,26 @@ def benchmark_checkers(
     return scores, false
 
 
+def benchmark_footprints(checkers: list[peers.Checker], sets: list[report.EvalSet],
+                         words_path: Path) -> list[footprint.Footprint]:
+    """typofix, Aspell and Hunspell each as a fresh process per set (`bench.footprint`): speed with start-up
+    included and peak memory. (The other peers take minutes on a set; what they cost is in the tables above.)"""
+    found = []
+    for eval_set in sets:
+        typos = list(dict.fromkeys(typo for typo, _ in eval_set.rows))
+        for checker in checkers:
+            if not isinstance(checker, (peers.TypofixChecker, peers.IspellPipe)):
+                continue
+            try:
+                found.append(footprint.measure(checker, eval_set.name, typos, words_path))
+            except (RuntimeError, OSError) as err:
+                log(f"no footprint of {checker.name} on {eval_set.name}: {err}")
+                continue
+            log(f"  {checker.name}, {eval_set.name}: {found[-1].words_per_second:,.0f} words/s start-up included, "
+                f"peak {found[-1].peak_mb:,.0f} MB")
+    return found
+
+
 def prose_sets(folders: Sequence[Path]) -> list[report.ProseSet]:
     """One running-text set per folder, named by the folder (with its parent's name when two share it) and
     described for the report (``report.PROSE_SOURCES`` by name, else the first paragraph of its README.md)."""
@@ -326,6 +346,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         checker.suggest_many(WARM_UP, TOP_K)
         loaded.append(checker)
     run.scores, run.false_corrections = benchmark_checkers(loaded, sets, samples)
+    run.footprints = benchmark_footprints(loaded, sets, args.words)
     report.write_report(run, args.out, args.plots)
     log(f"wrote {args.out}, {args.plots / report.TOP1_PNG} and {args.plots / report.DISTANCE_PNG}")
 

@@ -9,11 +9,12 @@ takes milliseconds, not the seconds their full dictionaries need.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-from bench import informal, peers, prose, prose_checkers, report, run, scoring
+from bench import footprint, informal, peers, prose, prose_checkers, report, run, scoring
 
 # --- scoring ----------------------------------------------------------------------------------------------
 
@@ -306,6 +307,32 @@ def test_report_marks_the_best_values_and_writes_files_atomically(tmp_path):
     out.write_text(report.put_section(out.read_text(), "other", "## Other\n\n| a |\n"))
     report.write_report(result, out, tmp_path / "docs")
     assert out.read_text().count("<!-- kept: other -->\n## Other\n\n| a |\n<!-- /kept: other -->\n") == 1
+
+
+def test_the_footprint_table_gives_both_ratios_and_the_peak_memory(tmp_path):
+    """Start-up included, a checker's speed is set against Aspell's whole run; start-up excluded, against the
+    per-set table's; beside them the peak RSS."""
+    rows = [("teh", "the"), ("wich", "which")]
+    result = report.Run(command="bench", machine={}, sets=[report.EvalSet("tiny", rows, 2)], limit=None, seed=0,
+                        sample_size=2,
+                        scores=[scoring.score_set("Aspell", "tiny", rows, {"teh": ["the"], "wich": []}, 0.5),
+                                scoring.score_set("typofix (fast)", "tiny", rows, {"teh": ["the"], "wich": []}, 1.0)],
+                        footprints=[footprint.Footprint("Aspell", "tiny", 2, 0.25, 7.0),
+                                    footprint.Footprint("typofix (fast)", "tiny", 2, 1.0, 90.4)])
+    text = report.render_markdown(result, Path("docs"))
+    assert "| Aspell | tiny | 2 | 0.25 | 8 | 1.0× | 1.0× | 7 |" in text
+    assert "| typofix (fast) | tiny | 2 | 1.00 | 2 | 0.25× | 0.5× | 90 |" in text
+
+
+@pytest.mark.skipif(not Path(footprint.GNU_TIME).is_file(), reason="no GNU time")
+def test_a_footprint_is_the_child_process_own_peak_not_the_benchmarks(tmp_path):
+    """The child's peak RSS is its own: a benchmark that grew large first does not lend it its high-water mark."""
+    held = b"x" * (160 << 20)  # the harness at 160 MB and more
+    seconds, peak_kb = footprint._run([sys.executable, "-c", "b = b'x' * (40 << 20)"], "", tmp_path)
+    assert 40 << 10 <= peak_kb < 150 << 10 and seconds > 0
+    del held
+    with pytest.raises(RuntimeError, match="exited with 3"):
+        footprint._run([sys.executable, "-c", "raise SystemExit(3)"], "", tmp_path)
 
 
 # --- prose: scoring ---------------------------------------------------------------------------------------

@@ -33,6 +33,23 @@ def test_trees_are_walked_as_written(tmp_path):
     assert detector.probabilities(np.zeros((0, len(FEATURES)))).shape == (0,)
 
 
+def test_the_detector_kept_in_the_index_cache_judges_as_its_table(tmp_path, monkeypatch):
+    """Read from the index cache's arrays (the second load), the bundled detector gives the very floats its JSON
+    table gives, for rows of every kind at once and one at a time."""
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(tmp_path))
+    from typofix.files.packagedata import packaged
+
+    table = Detector.from_table(packaged("detector.json"))
+    built, cached = Detector.load(), Detector.load()  # the first builds and saves, the second maps the arrays
+    assert any(tmp_path.iterdir())
+    features = np.round(np.random.default_rng(0).normal(size=(500, len(FEATURES))) * 3, 2)
+    expected = table.probabilities(features)
+    assert 0.1 < (expected > 0.5).mean() < 0.9  # rows on both sides of the threshold
+    for detector in (built, cached):
+        assert detector.probabilities(features).tolist() == expected.tolist()
+        assert detector.probabilities(features[7:8]).tolist() == expected[7:8].tolist()
+
+
 def test_a_table_of_other_features_or_malformed_is_a_clear_error(tmp_path):
     table = tmp_path / "detector.json"
     table.write_text(json.dumps({"features": ["usage"], "base": 0.0, "trees": []}))

@@ -21,6 +21,7 @@ from typofix.engine.settings import DecodingSettings
 from typofix.engine.sounds import Sounds
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
+from typofix.words.usage import read_zipf_table
 
 COLUMN = {name: i for i, name in enumerate(FEATURES)}
 SMALL_LEXICON = {"spelling": 50, "spell": 40, "receive": 30, "the": 100, "tea": 5, "a": 90, "weird": 7}
@@ -162,11 +163,23 @@ def test_the_usage_table_covers_listed_words_only_in_the_lists_order():
     """data/usage.tsv.gz (data/build_usage.py): one row per word of words.tsv that wordfreq knows, in words.tsv's
     order, Zipf frequencies in (0, 8] (`the`, the commonest English word, is about 7.7)."""
     listed = [line.split("\t", 1)[0] for line in (fit_rerank.ROOT / "data/words.tsv").read_text().splitlines()]
-    usage = usage_frequencies()
+    usage = read_zipf_table(fit_rerank.ROOT / "data/usage.tsv.gz")
     rank = {word: i for i, word in enumerate(listed)}
     assert set(usage) <= set(rank) and len(usage) > len(listed) / 2
     assert [rank[w] for w in usage] == sorted(rank[w] for w in usage)
     assert all(0 < zipf <= 8 for zipf in usage.values())
+
+
+def test_the_usage_lookup_answers_what_the_table_says():
+    """The scorer reads the table from the index cache's sorted arrays: every listed word's frequency is the
+    table's float exactly, and a word it lacks (unlisted, not ASCII, longer than any) has 0."""
+    table = read_zipf_table(fit_rerank.ROOT / "data/usage.tsv.gz")
+    words = list(table)
+    absent = ["zzzqqx", "café", "x" * 80, "the" + "\u00e9"]
+    looked_up = usage_frequencies().get_many(words + absent)
+    assert looked_up.dtype == np.float64
+    assert looked_up[:len(words)].tolist() == [table[w] for w in words]
+    assert looked_up[len(words):].tolist() == [0.0] * len(absent)
 
 
 def test_hand_weights_rank_as_the_hand_channel_does():

@@ -24,3 +24,12 @@ def test_unknown_characters_become_unk_and_decode_stops_at_eos():
 def test_bad_alphabet_is_rejected(alphabet):
     with pytest.raises(ValueError):
         Vocab(alphabet)
+
+
+def test_ascii_and_other_words_encode_alike():
+    """ASCII words take a byte-translation shortcut; they must get the ids a character-by-character lookup gives
+    (UNK for what the alphabet lacks), as words with other characters do."""
+    vocab = Vocab("ab'é")
+    assert vocab.encode("ab'<x") == [4, 5, 6, vocab.unk_id, vocab.unk_id]
+    assert vocab.encode("aé\x00b") == [4, 7, vocab.unk_id, 5]
+    assert vocab.encode("") == []

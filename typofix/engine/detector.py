@@ -25,16 +25,19 @@ decides rewriting in `correct` and reporting in `check`, `typofix lsp` and `typo
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
 from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import is_swap, osa_distance
+from typofix.words.indexcache import cached
 from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, no_vowel,
                                  quoted, stretched, surroundings)
 from typofix.words.usage import token_usage
@@ -144,12 +147,44 @@ class Detector:
     the right child, and the leaf's value."""
 
     def __init__(self, base: float, trees: list[dict[str, np.ndarray]]):
-        self.base, self.trees = base, trees
+        # All trees walked at once, a level per step, as one (trees, nodes) table each, padded with leaves: a
+        # tree at a time was a Python loop of ~100 numpy steps per call, most of `typofix correct` on one word.
+        width = max((len(t["feature"]) for t in trees), default=1)
+        table = {name: np.stack([np.pad(np.asarray(t[name], dtype=kind), (0, width - len(t[name])),
+                                        constant_values=-1 if name == "feature" else 0) for t in trees])
+                 if trees else np.zeros((0, width), dtype=kind) for name, kind in _TREE_ARRAYS}
+        self._set(base, table)
+
+    def _set(self, base: float, table: dict[str, np.ndarray]) -> None:
+        self.base, self._table = base, table
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "Detector":
+        """The detector whose `arrays()` these are (from the index cache: no JSON to parse)."""
+        table = {name: arrays[name] for name, _ in _TREE_ARRAYS}
+        if len({a.shape for a in table.values()}) != 1 or arrays["base"].shape != (1,):
+            raise ValueError("detector arrays do not agree")
+        detector = cls.__new__(cls)
+        detector._set(float(arrays["base"][0]), table)
+        return detector
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {**self._table, "base": np.array([self.base])}
 
     @classmethod
     def load(cls, table: str = "detector.json") -> "Detector":
-        """The fitted detector in the packaged data file `table` (a path works too)."""
+        """The fitted detector in the packaged data file `table` (a path works too), kept as arrays in the index
+        cache (`typofix.words.indexcache`): its JSON took a tenth of a second to read on every run."""
         path = packaged(table) if "/" not in table else table
+        try:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError as err:
+            raise ValueError(f"cannot read the misspelling detector {path}: {err}") from None
+        return cached("detector", digest, lambda: cls.from_table(path), cls.from_arrays)
+
+    @classmethod
+    def from_table(cls, path) -> "Detector":
+        """The fitted detector in the JSON file at `path`."""
         data = read_json_table(path, "misspelling detector")
         try:
             if tuple(data["features"]) != FEATURES:
@@ -164,19 +199,23 @@ class Detector:
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """(N,) P(misspelling) of (N, len(FEATURES)) features."""
-        logits = np.full(len(features), self.base)
-        rows = np.arange(len(features))
         features = np.asarray(features, dtype=np.float32)  # as the trees were fitted: thresholds fall between these
-        for tree in self.trees:
-            node = np.zeros(len(features), dtype=np.int64)  # (N,) every row starts at the root
-            while True:
-                inner = tree["feature"][node] >= 0
-                if not inner.any():
-                    break
-                tested = features[rows, np.where(inner, tree["feature"][node], 0)]  # (N,)
-                child = np.where(tested <= tree["threshold"][node], tree["left"][node], tree["right"][node])
-                node = np.where(inner, child, node)
-            logits += tree["value"][node]
+        table = self._table
+        trees = np.arange(len(table["feature"]))[:, None]  # (T, 1)
+        rows = np.arange(len(features))[None, :]  # (1, N)
+        node = np.zeros((len(trees), len(features)), dtype=np.int64)  # (T, N) every row starts at each root
+        while True:
+            feature = table["feature"][trees, node]  # (T, N), -1 at a leaf
+            inner = feature >= 0
+            if not inner.any():
+                break
+            tested = features[rows, np.where(inner, feature, 0)]  # (T, N)
+            child = np.where(tested <= table["threshold"][trees, node], table["left"][trees, node],
+                             table["right"][trees, node])
+            node = np.where(inner, child, node)
+        # The leaf values added tree by tree onto the base, in order, as a running sum: the same floats as a loop.
+        leaves = np.concatenate([np.full((1, len(features)), self.base), table["value"][trees, node]])  # (T + 1, N)
+        logits = np.cumsum(leaves, axis=0)[-1] if len(features) else np.zeros(0)
         return np.where(not_english(features), 0.0, 1.0 / (1.0 + np.exp(-logits)))
 
     def detections(self, occurrences: list[Occurrence]) -> list[Detection]:
@@ -185,6 +224,10 @@ class Detector:
         return [Detection(o.start, o.start + len(o.written), o.written, o.correction, float(p),
                           dict(zip(FEATURES, row.tolist())))
                 for o, p, row in zip(occurrences, self.probabilities(features), features)]
+
+
+_TREE_ARRAYS = (("feature", np.int64), ("threshold", np.float64), ("left", np.int64), ("right", np.int64),
+                ("value", np.float64))
 
 
 class DocumentVocabulary:

@@ -249,9 +249,9 @@ class TextPipeline:
     def _context_fit(self, word: str, left: str | None, right: str | None) -> float:
         """How well `word` fits between its neighbours: the mean bigram evidence of its pairs with them (0 with
         no neighbour, or no bigram model)."""
-        bigrams = self.bigrams()
         pairs = [(left, word)] * (left is not None) + [(word, right)] * (right is not None)
-        if bigrams is None or not pairs:
+        bigrams = self.bigrams() if pairs else None  # a word alone never reads them
+        if bigrams is None:
             return 0.0
         return float(bigrams.pair_evidence([a for a, _ in pairs], [b for _, b in pairs]).mean())
 
@@ -284,7 +284,7 @@ class TextPipeline:
         words = {word.lower() for word in to_correct}
         if len(self._candidates) + len(words) > _CACHE_SIZE:
             self._candidates.clear()  # bounded memory on endless streams
-        k = CONTEXT_CANDIDATES if self.context is not None else 1
+        k = CONTEXT_CANDIDATES if self.uses_context else 1
         if self.settings.use_lexicon:
             self._candidates.update(self.passes.judged(sorted(words - self._candidates.keys()), k))
         else:
@@ -313,13 +313,13 @@ class TextPipeline:
                         repairs.add((t, i))  # a contraction without its apostrophe, or the user's own word
                     elif repaired is not None:
                         fallback[t, i] = repaired  # not misspelt, a name or a capitalised word is that word
-                    if self.context is not None:  # what the context may choose from: the best, the typo, the near
+                    if self.uses_context:  # what the context may choose from: the best, the typo, the near
                         ranked = [c for j, c in enumerate(ranked) if j == 0 or c.word == word
                                   or osa_distance(word, c.word) <= near]
                 chosen[t, i] = written_as(piece.text, ranked[0].word, repaired)
                 # The bigrams count words in lower case, so they cannot tell Paris from paris: where the scores
                 # keep a word's repaired form, its neighbours may not overturn it.
-                if self.context is not None and len(ranked) > 1 and (repaired is None or ranked[0].word != word):
+                if self.uses_context and len(ranked) > 1 and (repaired is None or ranked[0].word != word):
                     left, right = neighbours(pieces, i)
                     if left is not None or right is not None:
                         in_context.append((t, i, ranked, left, right, repaired))
@@ -385,6 +385,11 @@ class TextPipeline:
             scores = [c.score + weight * sum(next(evidence) for _ in range(sides)) for c in ranked]
             best.append(ranked[scores.index(max(scores))].word)
         return best
+
+    @property
+    def uses_context(self) -> bool:
+        """Whether `context` is a model, asked without reading it: a word with no neighbours never needs it."""
+        return self.settings.context_weight > 0 and self.lexicon is not None
 
     @property
     def context(self) -> BigramModel | None:

@@ -55,7 +55,7 @@ from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
 from typofix.words.phonetic import sound_codes
-from typofix.words.usage import read_zipf_table
+from typofix.words.usage import TokenUsage, listed_usage
 
 FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "two_edits", "three_edits",
             "four_plus_edits", "first_letter_differs", "sound_edits", "soundex_differs", "similarity",
@@ -159,8 +159,7 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     first = np.ones(len(hits), dtype=bool)
     first[1:] = owner[hits][1:] != owner[hits][:-1]
     out[hits[first], 16] = 1.0
-    usage = usage_frequencies()
-    out[:, 17] = [usage.get(w, 0.0) for w in flat]
+    out[:, 17] = usage_frequencies().get_many(flat)
     out[:, 18] = phone_distances if phone_distances is not None else 0.0
     out[:, 19] = phone_distances == 0 if phone_distances is not None else 0.0
     # The typo itself is no word said some way: its phone features are 0, so that it scores as under a table
@@ -172,10 +171,10 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     return out
 
 
-@lru_cache(maxsize=1)
-def usage_frequencies() -> dict[str, float]:
-    """word -> Zipf frequency (log10 uses per billion words) from the packaged data/usage.tsv.gz."""
-    return read_zipf_table(packaged("usage.tsv.gz"))
+def usage_frequencies() -> TokenUsage:
+    """Listed word -> Zipf frequency (log10 uses per billion words) from the packaged data/usage.tsv.gz, looked
+    up in the index cache's arrays (`typofix.words.usage.listed_usage`)."""
+    return listed_usage()
 
 
 def _pairwise(a: list[str], b: list[str], scorer) -> np.ndarray:

@@ -16,6 +16,10 @@ import numpy as np
 
 from typofix.engine.stepper import Arrays, Stepper
 
+# Decoder rows per model call when scoring a trie: enough to keep the per-call overhead small, few enough that
+# the rows' copies of the encoder output stay a few MB.
+STEP_ROWS = 1024
+
 
 @dataclass
 class Hypothesis:
@@ -97,14 +101,13 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
     state = None
     for t, (words, parents, tokens) in enumerate(trie.depths):
-        memory = tuple(a[words] for a in memory_w)
         if t == 0:
             y = np.full(len(words), stepper.sos_id, dtype=np.int64)
             state = tuple(a[words] for a in state_w)
         else:
             y = tokens
             state = tuple(a[parents] for a in state)
-        log_probs, state, weights = stepper.step(y, state, memory)  # (R_t, V), state of each prefix
+        log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words)  # (R_t, V), each prefix's state
         step_log_probs.append(log_probs)
         step_attn.append(weights)
     if not trie.ids:
@@ -128,6 +131,21 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
             i += 1
         result.append(hyps)
     return result
+
+
+def _step_in_chunks(stepper: Stepper, y: np.ndarray, state: Arrays, memory_w: Arrays, words: np.ndarray):
+    """`stepper.step` of R rows, `STEP_ROWS` at a time: each row needs its word's encoder output (S, 2H) and
+    attention keys (S, K) copied, and a wide pass's tens of thousands of rows at one depth copied at once took
+    hundreds of MB. The rows are independent, so the outputs are the same."""
+    if len(y) <= STEP_ROWS:
+        return stepper.step(y, state, tuple(a[words] for a in memory_w))
+    parts = [stepper.step(y[lo:lo + STEP_ROWS], tuple(a[lo:lo + STEP_ROWS] for a in state),
+                          tuple(a[words[lo:lo + STEP_ROWS]] for a in memory_w))
+             for lo in range(0, len(y), STEP_ROWS)]
+    log_probs = np.concatenate([p[0] for p in parts])  # (R, V)
+    state = tuple(np.concatenate([p[1][i] for p in parts]) for i in range(len(parts[0][1])))
+    weights = None if parts[0][2] is None else np.concatenate([p[2] for p in parts])  # (R, S)
+    return log_probs, state, weights
 
 
 class _OutputTrie:

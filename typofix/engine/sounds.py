@@ -63,7 +63,7 @@ class Sounds:
     def said(self, words: list[str]) -> list[tuple[str, ...]]:
         """Each word's pronunciations: for a listed word, the phone index's (CMUdict's, or the model's made
         ahead for the words it lacks); for any other, the model's best now."""
-        found = [self.index.said(w) for w in words]
+        found = self.index.said_many(words)
         unknown = [w for w, said in zip(words, found) if not said]
         if unknown:
             guessed = dict(zip(unknown, self.pronouncer.best_many(unknown, 1)))
@@ -113,7 +113,7 @@ class Sounds:
         if self._index is None:
             model = _file_digest(str(self.model_path))
             self._index = cached(f"phones-{model}", self.lexicon.digest, self._build_index,
-                                 PhoneIndex.from_arrays)
+                                 lambda arrays: PhoneIndex.from_arrays(arrays, self.words_by_frequency()))
         return self._index
 
     def _build_index(self) -> PhoneIndex:

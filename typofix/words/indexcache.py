@@ -33,7 +33,8 @@ MAX_INDEXES = 14  # two word lists' worth, ~120 MB (the user's words make a word
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
-             "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py")
+             "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py",
+             "engine/detector.py")
 
 
 class Index(Protocol):

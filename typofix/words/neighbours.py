@@ -88,6 +88,14 @@ class DeletionIndex:
         # hashes: every deletion's hash without its low `_bits` bits, sorted; rows: the word each belongs to
         self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
         self._bits = np.uint64(_row_bits(words))
+        self._lengths: np.ndarray | None = None
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """(N,) each word's length, worked out on the first search (not at loading)."""
+        if self._lengths is None:
+            self._lengths = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
+        return self._lengths
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
         """Up to `n` listed words at most `max_edits` (1 or 2) optimal-string-alignment edits from `typo`, most
@@ -112,6 +120,11 @@ class DeletionIndex:
         owner, positions = expand_spans(owner, lo, hi)
         # Each (typo, word) once, by typo then row: rows are most frequent first.
         owner, rows = unique_pairs(owner, self._rows[positions].astype(np.int64), len(self.words))
+        # A word longer or shorter than the typo by more than `max_edits` is further than that: dropped here, in
+        # numpy, instead of after a Python lookup and a distance each (most of a short typo's matches).
+        typo_length = np.fromiter((len(typos[i]) for i in todo), dtype=np.int64, count=len(todo))
+        near = np.abs(self.lengths[rows] - typo_length[owner]) <= max_edits
+        owner, rows = owner[near], rows[near]
         starts = np.searchsorted(owner, np.arange(len(todo) + 1))
         # Check the matches most frequent first, in rounds of growing width, each typo only until it has `n`:
         # two-edit matches run to hundreds a typo, of which the first few dozen usually hold the `n` wanted.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from typofix.words.indexcache import strings, text_array
-from typofix.words.neighbours import DeletionIndex
+from typofix.words.neighbours import DeletionIndex, expand_spans
 from typofix.words.phones import phone_distances
 
 MAX_PHONE_EDITS = 2
@@ -36,49 +36,65 @@ class PhoneIndex:
                 keys.setdefault(key, []).append(row)
         flat = np.array([row for rows in keys.values() for row in rows], dtype=np.int64)
         ends = np.cumsum([len(rows) for rows in keys.values()]).astype(np.int64)
-        self._set(words, list(keys), flat, ends, None)
+        self._set(words, list(keys), flat, ends, None, None)
 
-    def _set(self, words, keys, key_rows: np.ndarray, key_ends: np.ndarray, index: DeletionIndex | None) -> None:
+    def _set(self, words, keys, key_rows: np.ndarray, key_ends: np.ndarray, index: DeletionIndex | None,
+             lookup: dict[str, np.ndarray] | None) -> None:
         # key k is said by the words key_rows[key_starts[k]:key_ends[k]], most frequent first
         self.words, self.keys, self.key_rows, self.key_ends = words, keys, key_rows, key_ends
         self.key_starts = np.concatenate([[0], key_ends[:-1]]).astype(np.int64)
         self.index = index or DeletionIndex(keys, MAX_PHONE_EDITS)
-        self._key_number = {key: k for k, key in enumerate(keys)}
-        self._row_of: dict[str, int] | None = None
+        # Keys and words are found by binary search in sorted arrays that the index cache maps, and a word's
+        # keys are a slice: dictionaries of them cost a run a third of a second to build before its first word.
+        self._lookup = lookup if lookup is not None else _lookup_arrays(words, keys, key_rows, key_ends)
 
     @classmethod
-    def from_arrays(cls, arrays) -> "PhoneIndex":
-        words, keys = strings(arrays["words"]), strings(arrays["keys"])
+    def from_arrays(cls, arrays, words: list[str] | None = None) -> "PhoneIndex":
+        """The index whose `arrays()` these are; `words`: the list it was built from, where the caller holds it
+        (the lexicon's, most frequent first), instead of a second copy of 100,000 strings read from the arrays."""
+        words = strings(arrays["words"]) if words is None else words
+        keys = strings(arrays["keys"])
         key_rows, key_ends = np.asarray(arrays["key_rows"]), np.asarray(arrays["key_ends"])
         if len(key_ends) != len(keys) or (len(key_ends) and int(key_ends[-1]) != len(key_rows)):
             raise ValueError("phone index arrays do not agree")
+        lookup = {name: arrays[name] for name in _LOOKUP}
+        if len(lookup["key_sorted"]) != len(keys) or len(lookup["row_key_ends"]) != len(words):
+            raise ValueError("phone index lookup arrays do not agree")
         deletions = {name[len("deletions_"):]: value for name, value in arrays.items() if name.startswith("deletions_")}
         index = cls.__new__(cls)
-        index._set(words, keys, key_rows, key_ends, DeletionIndex.from_arrays(keys, deletions))
+        index._set(words, keys, key_rows, key_ends, DeletionIndex.from_arrays(keys, deletions), lookup)
         return index
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"words": text_array(self.words), "keys": text_array(self.keys), "key_rows": self.key_rows,
-                "key_ends": self.key_ends,
+                "key_ends": self.key_ends, **self._lookup,
                 **{f"deletions_{name}": value for name, value in self.index.arrays().items()}}
+
+    def key_numbers(self, keys: list[str]) -> np.ndarray:
+        """(N,) each key's number, -1 for a key no word has."""
+        return _find(self._lookup["key_sorted"], self._lookup["key_sorted_number"], keys)
 
     def rows_of(self, key: str) -> list[int]:
         """The rows of the words said as `key`, most frequent first ([] for a key no word has)."""
-        k = self._key_number.get(key)
-        return [] if k is None else self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()
+        k = int(self.key_numbers([key])[0])
+        return [] if k < 0 else self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()
 
     def said(self, word: str) -> tuple[str, ...]:
         """How the index says `word`: its pronunciations (() for a word it does not hold)."""
-        if self._row_of is None:
-            self._row_of = {w: row for row, w in enumerate(self.words)}
-            owners = np.repeat(np.arange(len(self.keys)), np.diff(np.concatenate([[0], self.key_ends])))
-            order = np.argsort(self.key_rows, kind="stable")  # entries grouped by word, keys in index order
-            self._keys_by_row, self._rows_sorted = owners[order], self.key_rows[order]
-        row = self._row_of.get(word)
-        if row is None:
-            return ()
-        lo, hi = np.searchsorted(self._rows_sorted, [row, row + 1])
-        return tuple(self.keys[k] for k in self._keys_by_row[lo:hi].tolist())
+        return self.said_many([word])[0]
+
+    def said_many(self, words: list[str]) -> list[tuple[str, ...]]:
+        """`said` of every word, by one binary search for all of them."""
+        rows = _find(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words).tolist()
+        ends, row_keys = self._lookup["row_key_ends"], self._lookup["row_keys"]
+        found = []
+        for row in rows:
+            if row < 0:
+                found.append(())
+            else:
+                lo, hi = int(ends[row - 1]) if row else 0, int(ends[row])
+                found.append(tuple(self.keys[k] for k in row_keys[lo:hi].tolist()))
+        return found
 
     def near_many(self, heard: list[tuple[str, ...]], n: int, exclude=None) -> list[list[str]]:
         """For each typo, given the pronunciations it was heard as: up to `n` listed words said within two phone
@@ -87,25 +103,75 @@ class PhoneIndex:
         exclude = exclude if exclude is not None else [()] * len(heard)
         flat = [(i, said) for i, group in enumerate(heard) for said in group if said]
         matches = self.index.near_many([said for _, said in flat], WIDTH * n, MAX_PHONE_EDITS) if flat and n else []
-        pairs = [(i, said, key) for (i, said), keys in zip(flat, matches)
-                 for key in [said] * (said in self._key_number) + keys]
-        distances = phone_distances([said for _, said, _ in pairs], [key for _, _, key in pairs]).tolist()
-        best: list[dict[int, float]] = [{} for _ in heard]
-        for (i, _, key), distance in zip(pairs, distances):
-            for row in self.rows_of(key):
-                if distance < best[i].get(row, np.inf):
-                    best[i][row] = distance
-        result = []
-        for i, found in enumerate(best):
-            ranked = sorted(found, key=lambda row: (found[row], row))
-            result.append([w for w in (self.words[r] for r in ranked) if w not in exclude[i]][:n])
+        listed = self.key_numbers([said for _, said in flat]) >= 0 if matches else []
+        pairs = [(i, said, key) for (i, said), keys, known in zip(flat, matches, listed)
+                 for key in [said] * bool(known) + keys]
+        result: list[list[str]] = [[] for _ in heard]
+        if not pairs:
+            return result
+        distances = phone_distances([said for _, said, _ in pairs], [key for _, _, key in pairs])
+        # Every (typo, word said as the pair's key) at the pair's distance, then each typo's words nearest
+        # first, then by row (most frequent first), each word at its nearest.
+        numbers = self.key_numbers([key for _, _, key in pairs])
+        pair, positions = expand_spans(np.arange(len(pairs)), self.key_starts[numbers], self.key_ends[numbers])
+        owner = np.array([i for i, _, _ in pairs], dtype=np.int64)[pair]
+        rows, distance = self.key_rows[positions], distances[pair]
+        order = np.lexsort([distance, rows, owner])  # by typo, then word, nearest first
+        owner, rows, distance = owner[order], rows[order], distance[order]
+        first = np.ones(len(owner), dtype=bool)
+        first[1:] = (owner[1:] != owner[:-1]) | (rows[1:] != rows[:-1])
+        owner, rows, distance = owner[first], rows[first], distance[first]
+        order = np.lexsort([rows, distance, owner])
+        for i, row in zip(owner[order].tolist(), rows[order].tolist()):
+            found = result[i]
+            if len(found) < n and self.words[row] not in exclude[i]:
+                found.append(self.words[row])
         return result
 
     def said_as_many(self, heard: list[tuple[str, ...]], n: int) -> list[list[str]]:
         """For each typo, up to `n` listed words said exactly as one of its heard pronunciations (the likeliest
         first), most frequent first: a dictionary lookup, cheap enough for every unknown word."""
-        result = []
+        numbers = self.key_numbers([said for group in heard for said in group]).tolist()
+        result, at = [], 0
         for group in heard:
-            rows = [r for said in group for r in self.rows_of(said)]
+            keys = [k for k in numbers[at:at + len(group)] if k >= 0]
+            at += len(group)
+            rows = [r for k in keys for r in self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()]
             result.append([self.words[r] for r in dict.fromkeys(rows)][:n])
         return result
+
+
+_LOOKUP = ("key_sorted", "key_sorted_number", "word_sorted", "word_sorted_row", "row_keys", "row_key_ends")
+
+
+def _lookup_arrays(words: list[str], keys: list[str], key_rows: np.ndarray, key_ends: np.ndarray) -> dict:
+    """The arrays `said_many` and `key_numbers` search: keys and words sorted (UTF-8 bytes, which sort as the
+    strings do) with their numbers, and each word's keys (`row_keys[row_key_ends[row - 1]:row_key_ends[row]]`,
+    in key order)."""
+    key_sorted, key_number = _sorted_strings(keys)
+    word_sorted, word_row = _sorted_strings(words)
+    owners = np.repeat(np.arange(len(keys), dtype=np.int64), np.diff(np.concatenate([[0], key_ends])))
+    by_row = np.argsort(key_rows, kind="stable")  # entries grouped by word, keys in index order
+    ends = np.cumsum(np.bincount(key_rows, minlength=len(words))).astype(np.int64) if len(words) else key_ends[:0]
+    return {"key_sorted": key_sorted, "key_sorted_number": key_number, "word_sorted": word_sorted,
+            "word_sorted_row": word_row, "row_keys": owners[by_row], "row_key_ends": ends}
+
+
+def _sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(the strings as UTF-8 bytes, sorted; the index of each in `items`)."""
+    encoded = np.array([s.encode("utf-8") for s in items], dtype=bytes) if items else np.zeros(0, dtype="S1")
+    order = np.argsort(encoded, kind="stable")
+    return encoded[order], order.astype(np.int64)
+
+
+def _find(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> np.ndarray:
+    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes), -1 where it is not there."""
+    if not wanted or not len(listed):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    encoded = [s.encode("utf-8") for s in wanted]
+    # Of the listed strings' own width, or searchsorted would convert all of them on every call; that cuts a
+    # string longer than the longest listed one, which is then not there.
+    keys = np.array(encoded, dtype=listed.dtype)
+    at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
+    fits = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) <= listed.dtype.itemsize
+    return np.where((listed[at] == keys) & fits, numbers[at], -1)

@@ -104,6 +104,8 @@ def gap_cost(a: str) -> float:
 _NUMBER = {char: i for i, char in enumerate(PHONE_ALPHABET)}
 _SUBSTITUTION = np.array([[substitution_cost(a, b) for b in PHONE_ALPHABET] for a in PHONE_ALPHABET])  # (39, 39)
 _GAP = np.array([gap_cost(a) for a in PHONE_ALPHABET])  # (39,)
+_NUMBER_OF_CODE = np.full(256, -1, dtype=np.int64)  # an ASCII code -> its phone's number, -1 for no phone
+_NUMBER_OF_CODE[[ord(c) for c in PHONE_ALPHABET]] = np.arange(len(PHONE_ALPHABET))
 
 
 def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
@@ -114,20 +116,21 @@ def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
     size = len(a)
     if not size:
         return np.zeros(0)
-    rows, cols = max(map(len, a)), max(map(len, b))
-    x, y = _numbers(a, rows), _numbers(b, cols)  # (M, rows), (M, cols); padding is phone 0, never read past a length
+    length_a, length_b = _lengths(a), _lengths(b)
+    rows, cols = int(length_a.max()), int(length_b.max())
+    # (rows, M), (cols, M); the padding is phone 0, never read past a length
+    x, y = _numbers(a, length_a, rows), _numbers(b, length_b, cols)
     gap_x, gap_y = _GAP[x], _GAP[y]
-    table = np.zeros((size, rows + 1, cols + 1))  # (M, rows + 1, cols + 1)
-    table[:, 1:, 0] = np.cumsum(gap_x, axis=1)
-    table[:, 0, 1:] = np.cumsum(gap_y, axis=1)
+    # Pairs last: every cell's step reads and writes one contiguous row of M numbers.
+    table = np.zeros((rows + 1, cols + 1, size))  # (rows + 1, cols + 1, M)
+    table[1:, 0] = np.cumsum(gap_x, axis=0)
+    table[0, 1:] = np.cumsum(gap_y, axis=0)
     for i in range(1, rows + 1):
-        substitute = _SUBSTITUTION[x[:, i - 1][:, None], y]  # (M, cols)
+        substitute = _SUBSTITUTION[x[i - 1][None, :], y]  # (cols, M)
         for j in range(1, cols + 1):
-            table[:, i, j] = np.minimum(np.minimum(table[:, i - 1, j] + gap_x[:, i - 1],
-                                                   table[:, i, j - 1] + gap_y[:, j - 1]),
-                                        table[:, i - 1, j - 1] + substitute[:, j - 1])
-    pick = np.arange(size)
-    return table[pick, [len(s) for s in a], [len(s) for s in b]]
+            table[i, j] = np.minimum(np.minimum(table[i - 1, j] + gap_x[i - 1], table[i, j - 1] + gap_y[j - 1]),
+                                     table[i - 1, j - 1] + substitute[j - 1])
+    return table[length_a, length_b, np.arange(size)]
 
 
 def phone_distance(a: str, b: str) -> float:
@@ -135,10 +138,20 @@ def phone_distance(a: str, b: str) -> float:
     return float(phone_distances([a], [b])[0])
 
 
-def _numbers(strings: list[str], width: int) -> np.ndarray:
-    numbers = np.zeros((len(strings), width), dtype=np.int64)
-    for row, s in enumerate(strings):
-        numbers[row, :len(s)] = [_NUMBER[c] for c in s]
+def _lengths(strings: list[str]) -> np.ndarray:
+    return np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+
+
+def _numbers(strings: list[str], lengths: np.ndarray, width: int) -> np.ndarray:
+    """(width, M) the phone numbers of each string, a column each, 0 past its end."""
+    codes = np.frombuffer("".join(strings).encode("ascii", errors="replace"), dtype=np.uint8)
+    phones = _NUMBER_OF_CODE[codes]
+    if len(phones) and phones.min() < 0:
+        bad = next(c for s in strings for c in s if c not in _NUMBER)
+        raise KeyError(bad)
+    numbers = np.zeros((width, len(strings)), dtype=np.int64)
+    column = np.repeat(np.arange(len(strings)), lengths)
+    numbers[np.arange(len(phones)) - np.repeat(np.cumsum(lengths) - lengths, lengths), column] = phones
     return numbers
 
 

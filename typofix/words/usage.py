@@ -2,10 +2,10 @@
 
 Two tables, one reader: `data/usage.tsv.gz` covers the word list's words (the fitted scorer's `usage`
 feature) and `data/token-usage.tsv.gz` every token of wordfreq's English list, names, jargon and chat
-included (the misspelling detector's evidence). Both are built from wordfreq by scripts in data/. The second
-has 300,000 rows and the detector asks it about a few words a page, so it is kept as sorted arrays in the index
+included (the misspelling detector's evidence). Both are built from wordfreq by scripts in data/. They have
+90,000 and 300,000 rows and a run asks about a few words a page, so each is kept as sorted arrays in the index
 cache (`typofix.words.indexcache`) and looked up by binary search: a run maps it in a millisecond instead of
-building a dictionary for a second.
+building a dictionary for most of a second.
 """
 
 from __future__ import annotations
@@ -38,9 +38,9 @@ class TokenUsage:
         self.tokens, self.zipf = tokens, zipf
 
     @classmethod
-    def from_table(cls, table: dict[str, float]) -> "TokenUsage":
+    def from_table(cls, table: dict[str, float], dtype=np.float32) -> "TokenUsage":
         words = sorted(table)
-        return cls(np.array([w.encode("ascii") for w in words]), np.array([table[w] for w in words], np.float32))
+        return cls(np.array([w.encode("ascii") for w in words]), np.array([table[w] for w in words], dtype))
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray]) -> "TokenUsage":
@@ -60,6 +60,15 @@ class TokenUsage:
         at = int(np.searchsorted(self.tokens, key))
         return float(self.zipf[at]) if at < len(self.tokens) and self.tokens[at] == key else default
 
+    def get_many(self, tokens: list[str]) -> np.ndarray:
+        """(N,) `get` of every token, 0.0 for those the table lacks, by one binary search for all of them."""
+        if not tokens or not len(self.tokens):
+            return np.zeros(len(tokens), dtype=np.float64)
+        # A token that is not ASCII is in no table: it looks for b"", which no table holds.
+        keys = np.array([t.encode("ascii") if t.isascii() else b"" for t in tokens])
+        at = np.minimum(np.searchsorted(self.tokens, keys), len(self.tokens) - 1)
+        return np.where(self.tokens[at] == keys, self.zipf[at], 0.0)
+
     def __len__(self) -> int:
         return len(self.tokens)
 
@@ -67,10 +76,20 @@ class TokenUsage:
 @lru_cache(maxsize=1)
 def token_usage() -> TokenUsage:
     """Lowercase token -> Zipf frequency over real text of every register (0 where wordfreq lacks it)."""
-    path = packaged("token-usage.tsv.gz")
+    return _cached_table("token-usage", "token-usage.tsv.gz", np.float32)
+
+
+@lru_cache(maxsize=1)
+def listed_usage() -> TokenUsage:
+    """Listed word -> Zipf frequency (data/usage.tsv.gz, the fitted scorer's `usage` feature), each the float
+    the table's text says (float64: the feature is the number it was fitted on)."""
+    return _cached_table("usage", "usage.tsv.gz", np.float64)
+
+
+def _cached_table(name: str, file: str, dtype) -> TokenUsage:
+    path = packaged(file)
     try:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
     except OSError as err:
         raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
-    return cached("token-usage", digest, lambda: TokenUsage.from_table(read_zipf_table(path)),
-                  TokenUsage.from_arrays)
+    return cached(name, digest, lambda: TokenUsage.from_table(read_zipf_table(path), dtype), TokenUsage.from_arrays)

@@ -17,6 +17,10 @@ class Vocab:
         self.symbols: list[str] = list(SPECIALS) + list(alphabet)
         self._index = {s: i for i, s in enumerate(self.symbols)}
         self.pad_id, self.sos_id, self.eos_id, self.unk_id = (self._index[s] for s in SPECIALS)
+        # An ASCII word is encoded by one bytes.translate (the engine encodes every candidate it scores): byte ->
+        # id, UNK for a byte the alphabet lacks. Only where every id fits in a byte.
+        self._ascii_ids = (bytes(self._index.get(chr(b), self.unk_id) for b in range(128)) + bytes(128)
+                           if len(self.symbols) <= 256 else None)
 
     def __len__(self) -> int:
         return len(self.symbols)
@@ -26,7 +30,10 @@ class Vocab:
         return all(c in self._index for c in word)
 
     def encode(self, word: str, add_eos: bool = False, add_sos: bool = False) -> list[int]:
-        ids = [self._index.get(c, self.unk_id) for c in word]
+        if self._ascii_ids is not None and word.isascii():
+            ids = list(word.encode("ascii").translate(self._ascii_ids))
+        else:
+            ids = [self._index.get(c, self.unk_id) for c in word]
         if add_sos:
             ids.insert(0, self.sos_id)
         if add_eos:
