@@ -121,6 +121,9 @@ Share = Annotated[float, Range(0, 1)]
 Seed = Annotated[int, Range(0, 2**32 - 1)]  # what numpy's and Lightning's seeding accept
 Text = Annotated[str, NON_EMPTY]
 OptionalPath = Annotated[str | None, NON_EMPTY]
+# A file the run reads, or null for the bundled one: checked before anything starts, so a typo in a path is one line.
+ExistingFile = Annotated[str | None, NON_EMPTY, Rule("an existing file", lambda v: os.path.isfile(v),
+                                                     lambda v: "no such file")]
 # A distribution over 1, 2, 3, ... edits (or any outcomes): non-negative, summing to 1.
 Probabilities = Annotated[abc.Sequence[NonNegative], NON_EMPTY, SUMS_TO_ONE]
 
@@ -228,7 +231,10 @@ class Either(Check):
         problems = [o.problem(key, value) for o in self.options]
         if None in problems:
             return None
-        return next((p for p in problems if _about_part(p, key)), None) or _expected(key, value, self.expected)
+        # An option of the value's own type that a rule refuses ("no such file") says more than the list of types.
+        ruled = [p for o, p in zip(self.options, problems) if isinstance(o, WithRules) and o.base.problem(key, value) is None]
+        return next((p for p in problems if _about_part(p, key)), None) or (ruled[0] if ruled else None) or \
+            _expected(key, value, self.expected)
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,14 @@ class TypoCorrector(L.LightningModule):
         self.test_cer = CharErrorRate()
         self._first_non_finite: torch.Tensor | None = None  # the step of the first non-finite loss (-1: none yet)
 
+    # What `_evaluate` logs under each validation set's prefix (and test/): callbacks may monitor these.
+    evaluation_metrics = ("loss", "word_acc", "cer")
+
+    @classmethod
+    def logged_metrics(cls, val_set_names: list[str]) -> list[str]:
+        """The metrics a fit logs, given the datamodule's validation sets (`val`, `val_<dev set>`, ...)."""
+        return ["train/loss"] + [f"{prefix}/{name}" for prefix in val_set_names for name in cls.evaluation_metrics]
+
     def forward(self, src, src_len):
         """Inference: greedy corrections as id tensors (B, T)."""
         return greedy(self.model, src, src_len).ids

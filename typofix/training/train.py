@@ -28,10 +28,11 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf, open_dict, read_write
 from omegaconf.errors import OmegaConfBaseException
 
-from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, show, validate
+from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, resolve, show, validate
 from typofix.files import exits
 from typofix.files.modelfile import ModelError
-from typofix.training.resume import RECORD, RunFinished, check_checkpoint, keep_record, quoted, resume_arguments
+from typofix.training.resume import (RECORD, RunFinished, check_checkpoint, check_run_folder, quoted, record_run,
+                                     resume_arguments)
 
 # torch and Lightning are imported where a run is built, not at import: a bad command line is answered at once.
 
@@ -119,6 +120,27 @@ def check_with_lightning(values: dict) -> None:
                  if node is not None]
     logger = built("logger", values["logger"]) if values.get("logger") else False
     built("trainer", values["trainer"], callbacks=callbacks, logger=logger)
+    check_monitors(values, callbacks, val_set_names=built("data", values["data"], _convert_="all").val_set_names)
+
+
+def check_monitors(values: dict, callbacks: list, val_set_names: list[str]) -> None:
+    """ConfigError if a callback monitors a metric that this run never logs (a dev set removed from data.dev_sets,
+    a misspelt name): Lightning would train an epoch and then fail. What is logged is declared by the system
+    (`logged_metrics`) and by our callbacks (their `logged_metrics`); Lightning's LearningRateMonitor logs lr-*."""
+    from lightning.pytorch.callbacks import LearningRateMonitor
+
+    system = resolve(values["model"]["_target_"])
+    logged = set(system.logged_metrics(val_set_names))
+    logged |= {name for c in callbacks for name in getattr(c, "logged_metrics", ())}
+    rates = any(isinstance(c, LearningRateMonitor) for c in callbacks)
+    for name, node in (values.get("callbacks") or {}).items():
+        monitor = (node or {}).get("monitor")
+        if monitor is None or monitor in logged or (rates and str(monitor).startswith("lr-")):
+            continue
+        prefix = str(monitor).partition("/")[0]
+        why = f"; no data.dev_sets.{prefix[4:]}" if prefix.startswith("val_") and prefix not in val_set_names else ""
+        raise ConfigError(f"callbacks.{name}.monitor={show(monitor)}: not a metric this run logs{why}"
+                          f"{did_you_mean(str(monitor), sorted(logged))}; it logs {', '.join(sorted(logged))}")
 
 
 def _refusal(key: str, node: dict, err: BaseException) -> str:
@@ -274,13 +296,20 @@ def _run(cfg: DictConfig) -> None:
     _route_logs()
     hydra_cfg = HydraConfig.get()
     run_dir = Path(hydra_cfg.runtime.output_dir)
-    fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
+    if _folder_before is not None:  # the command line's run: as main() found the folder, before Hydra started
+        fresh = not _folder_before
+    else:
+        fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
     try:
         check_config(cfg)  # again: a sweep's jobs were not checked one by one before Hydra started
         parts = build(cfg)
-    except BaseException as err:  # nothing trained: a fresh run folder would only record the failure
-        if fresh:
+        if _launching_process():
+            record_run(run_dir, cfg, hydra_cfg)
+    except BaseException as err:  # nothing trained: the folder is left as it was
+        if fresh:  # a fresh run folder would only record the failure
             _discard(run_dir, own_dir="hydra.run.dir" not in " ".join(hydra_cfg.overrides.hydra))
+        elif _folder_before:
+            _restore_logs(run_dir, _folder_before)
         _report(err)
         raise
     try:
@@ -310,7 +339,33 @@ def _report(err: BaseException) -> None:
     # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
     if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
                         FileNotFoundError, InstantiationException, MisconfigurationException)):
-        _fail(err, exits.USAGE if isinstance(err, ConfigError) else exits.MODEL_ERROR)
+        # A bad key or value, or a data file the config names that is missing or malformed: bad input.
+        bad_input = isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError))
+        _fail(err, exits.USAGE if bad_input else exits.MODEL_ERROR)
+
+
+# The log files of the run folder and their sizes when the command line found it, before Hydra started (None:
+# not the command line's run; {}: no such folder, or an empty one).
+_folder_before: dict[str, int] | None = None
+
+
+def _log_sizes(run_dir: Path) -> dict[str, int]:
+    """{name: size} of every file in the folder (its logs: what Hydra's logging appends to while a run starts)."""
+    if not run_dir.is_dir():
+        return {}
+    return {p.name: p.stat().st_size for p in run_dir.iterdir() if p.is_file()} or \
+        ({"": 0} if any(run_dir.iterdir()) else {})
+
+
+def _restore_logs(run_dir: Path, before: dict[str, int]) -> None:
+    """Cut the folder's log files back to their sizes before a start that failed (Hydra's logging appended its
+    lines), and remove the ones it created: an existing run's files stay as they were."""
+    for path in run_dir.glob("*.log"):
+        if path.name not in before:
+            path.unlink(missing_ok=True)
+        elif path.stat().st_size > before[path.name]:
+            with open(path, "r+b") as f:
+                f.truncate(before[path.name])
 
 
 def _discard(run_dir: Path, own_dir: bool) -> None:
@@ -485,21 +540,23 @@ def main() -> None:
 def _main() -> None:
     from hydra._internal.utils import get_args_parser  # Hydra's own command line, to find the overrides in it
 
+    global _folder_before
     args = get_args_parser().parse_args()
     informational = args.help or args.hydra_help or args.cfg or args.info or args.shell_completion
     if not informational:
         try:
-            overrides, run = resume_arguments(args.overrides)
-            compose_checked(overrides, multirun=args.multirun)
+            overrides, _ = resume_arguments(args.overrides)
+            cfg = compose_checked(overrides, multirun=args.multirun)
+            if not args.multirun and _launching_process():
+                run_dir = Path(cfg.hydra.runtime.output_dir)
+                check_run_folder(run_dir, cfg.get("ckpt_path"))
+                _folder_before = _log_sizes(run_dir)
         except ConfigError as err:
             _fail(err, exits.USAGE)
         except (ModelError, FileNotFoundError) as err:
             _fail(err, exits.MODEL_ERROR)
         except RunFinished as err:
             _fail(err, exits.OK, label="")
-        own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
-        if run is not None and own_folder and _launching_process():
-            keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
         sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a not in args.overrides), *overrides]
     if args.multirun and not informational:
         _sweep()
