@@ -207,7 +207,7 @@ def test_a_checkpoint_of_another_model_size_is_one_line(tiny_ckpt, tmp_path):
 def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
     done = subprocess.run(train_command(tmp_path / "run", "ckpt_path=last"), capture_output=True, text=True, env=ENV,
                           timeout=300)
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input
     missing = tmp_path / "run" / "checkpoints" / "last.ckpt"
     assert done.stderr.splitlines() == [
         f"typofix-train: error: ckpt_path=last: no checkpoint to resume in {missing} (resume=outputs/<run> continues "
@@ -216,11 +216,13 @@ def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
 
 
 def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
+    words = tmp_path.parent / f"{tmp_path.name}-words.tsv"  # a word list that only reading it shows to be none
+    words.write_text("no tab here\n")
     done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", "threads=1",
-                           "data.words_path=/nonexistent/words.tsv"], capture_output=True, text=True, env=ENV,
+                           f"data.words_path={words}"], capture_output=True, text=True, env=ENV,
                           timeout=300, cwd=tmp_path)
-    assert done.returncode == 1
-    assert done.stderr.splitlines()[-1].startswith("typofix-train: error: ")
+    assert done.returncode == 2  # bad input, found while the run was built (after Hydra made its folder)
+    assert done.stderr.splitlines()[-1].startswith(f"typofix-train: error: {words}:1: ")
     assert list(tmp_path.iterdir()) == []  # no outputs/<date>/<time>/ (and no empty outputs/<date>/)
 
 

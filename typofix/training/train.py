@@ -92,6 +92,7 @@ def check_config(cfg: DictConfig) -> None:
                 values[key] = OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else node
             except OmegaConfBaseException as err:  # an interpolation that does not resolve, say
                 raise ConfigError(f"{key}: {exits.one_line(err)}") from None
+    validate(values, declared_only=True)  # our own keys first, before torch or Lightning is imported
     validate(values)
     check_with_lightning(values)
     check_checkpoint(cfg)
