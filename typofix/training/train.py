@@ -15,6 +15,7 @@ import shutil
 import signal
 import sys
 import warnings
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -298,7 +299,7 @@ def _run(cfg: DictConfig) -> None:
     hydra_cfg = HydraConfig.get()
     run_dir = Path(hydra_cfg.runtime.output_dir)
     if _folder_before is not None:  # the command line's run: as main() found the folder, before Hydra started
-        fresh = not _folder_before
+        fresh = not _folder_before.existed
     else:
         fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
     try:
@@ -309,8 +310,8 @@ def _run(cfg: DictConfig) -> None:
     except BaseException as err:  # nothing trained: the folder is left as it was
         if fresh:  # a fresh run folder would only record the failure
             _discard(run_dir, own_dir="hydra.run.dir" not in " ".join(hydra_cfg.overrides.hydra))
-        elif _folder_before:
-            _restore_logs(run_dir, _folder_before)
+        elif _folder_before is not None:
+            _folder_before.restore_logs(run_dir)
         _report(err)
         raise
     try:
@@ -345,28 +346,31 @@ def _report(err: BaseException) -> None:
         _fail(err, exits.USAGE if bad_input else exits.MODEL_ERROR)
 
 
-# The log files of the run folder and their sizes when the command line found it, before Hydra started (None:
-# not the command line's run; {}: no such folder, or an empty one).
-_folder_before: dict[str, int] | None = None
+@dataclass(frozen=True)
+class FolderBefore:
+    """The run folder as the command line found it, before Hydra started the run in it."""
+
+    existed: bool  # there, with something in it
+    logs: dict[str, int]  # the size of each of its *.log files
+
+    @classmethod
+    def of(cls, run_dir: Path) -> "FolderBefore":
+        if not run_dir.is_dir():
+            return cls(False, {})
+        return cls(any(run_dir.iterdir()), {p.name: p.stat().st_size for p in run_dir.glob("*.log")})
+
+    def restore_logs(self, run_dir: Path) -> None:
+        """Cut the folder's log files back to their sizes before a start that failed (Hydra's logging appended
+        its lines) and remove the ones it made: an existing run's files stay as they were."""
+        for path in run_dir.glob("*.log"):
+            if path.name not in self.logs:
+                path.unlink(missing_ok=True)
+            elif path.stat().st_size > self.logs[path.name]:
+                with open(path, "r+b") as f:
+                    f.truncate(self.logs[path.name])
 
 
-def _log_sizes(run_dir: Path) -> dict[str, int]:
-    """{name: size} of every file in the folder (its logs: what Hydra's logging appends to while a run starts)."""
-    if not run_dir.is_dir():
-        return {}
-    return {p.name: p.stat().st_size for p in run_dir.iterdir() if p.is_file()} or \
-        ({"": 0} if any(run_dir.iterdir()) else {})
-
-
-def _restore_logs(run_dir: Path, before: dict[str, int]) -> None:
-    """Cut the folder's log files back to their sizes before a start that failed (Hydra's logging appended its
-    lines), and remove the ones it created: an existing run's files stay as they were."""
-    for path in run_dir.glob("*.log"):
-        if path.name not in before:
-            path.unlink(missing_ok=True)
-        elif path.stat().st_size > before[path.name]:
-            with open(path, "r+b") as f:
-                f.truncate(before[path.name])
+_folder_before: FolderBefore | None = None  # None: not the command line's run (a sweep's job)
 
 
 def _discard(run_dir: Path, own_dir: bool) -> None:
@@ -551,7 +555,7 @@ def _main() -> None:
             if not args.multirun and _launching_process():
                 run_dir = Path(cfg.hydra.runtime.output_dir)
                 check_run_folder(run_dir, cfg.get("ckpt_path"))
-                _folder_before = _log_sizes(run_dir)
+                _folder_before = FolderBefore.of(run_dir)
         except ConfigError as err:
             _fail(err, exits.USAGE)
         except (ModelError, FileNotFoundError) as err:
