@@ -124,3 +124,13 @@ def test_5_bad_input_exits_2_with_one_line(tmp_path, overrides, expected):
     assert done.returncode == 2
     assert one_line(done) == f"typofix-train: error: {expected}"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_metrics_a_monitor_may_name_are_the_ones_a_run_logs(tiny_ckpt):
+    """What the monitor check accepts (TypoCorrector.logged_metrics) is what a run writes to its metrics.csv."""
+    from typofix.training.system import TypoCorrector
+
+    with open(tiny_ckpt.parent.parent / "logs" / "metrics.csv") as f:
+        columns = set(f.readline().strip().split(","))
+    logged = {c for c in columns if c.startswith(("train/loss", "val"))}
+    assert logged == set(TypoCorrector.logged_metrics(["val", "val_norvig"]))  # experiment=tiny: one dev set
