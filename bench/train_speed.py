@@ -1,6 +1,8 @@
-"""Training speed of the default model on this CPU: words/s and achieved GFLOP/s against the fp32 matmul peak.
+"""Training speed of the default model: on this CPU, words/s and achieved GFLOP/s against the fp32 matmul peak;
+on a CUDA GPU (`--device cuda`), words/s of the training step and of `typofix-train` end to end.
 
     nice -n 5 env OMP_NUM_THREADS=1 .venv/bin/python bench/train_speed.py --threads 1
+    .venv/bin/python bench/train_speed.py --device cuda      # on a machine with a GPU: bench.cuda_speed
 
 What is timed: one training step = forward + backward + gradient clipping (1.0, as conf/trainer/default.yaml)
 + AdamW step, for `Seq2Seq` with its defaults (= conf/model/bahdanau.yaml sizes), fp32. Batches are built before
@@ -242,7 +244,18 @@ def main() -> None:
     parser.add_argument("--windows", type=int, default=5, help="timed windows per variant (median reported)")
     parser.add_argument("--warmup", type=int, default=3, help="untimed training steps per variant first")
     parser.add_argument("--seed", type=int, default=1234)
-    args = parser.parse_args()
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="cuda: the GPU tables of bench.cuda_speed (its own options follow, see --device cuda -h)")
+    args, rest = parser.parse_known_args()
+    if args.device == "cuda":
+        try:
+            from bench.cuda_speed import main as cuda_main
+        except ImportError:  # run as a script (bench/train_speed.py): its own folder is on sys.path
+            from cuda_speed import main as cuda_main
+
+        return cuda_main(rest, seed=args.seed)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
 
     torch.set_num_threads(args.threads)
     started = time.perf_counter()

@@ -52,7 +52,8 @@ def values(*overrides: str) -> dict:
     ("data.typo_weights", {"vowel": 0.0}, "data.typo_weights={vowel: 0.0}: expected a mapping of names to numbers "
                                           ">= 0 or null, at least one > 0"),
     ("data.channel", "learned", "data.channel=learned: expected one of handset, fitted, mixed"),
-    ("data.dev_sets.norvig", "", "data.dev_sets.norvig=: expected a non-empty string or null"),
+    ("data.dev_sets.norvig", "", "data.dev_sets.norvig=: expected a non-empty string, a misspelling file (a path, or "
+                                 "a file of data/eval/), or null"),
     ("test_after_fit", "yes", "test_after_fit=yes: expected true or false"),
     ("threads", 0, "threads=0: expected an integer >= 1 or null"),
     ("callbacks.attention_samples.every_n_epochs", 0,
@@ -265,7 +266,7 @@ BAD_COMMAND_LINES = [
     ("ckpt_path=/tmp", 1, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
     ("ckpt_path=last", 1, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
                           "run)"),
-    ("resume=nowhere", 1, "resume=nowhere: no such run folder"),
+    ("resume=nowhere", 2, "resume=nowhere: no such run folder"),
 ]
 # One of each way a command line is refused runs in `make test` (a command costs seconds); all in `make test-all`.
 QUICK = {"model.lr=-1", "trainer.max_epochs=-5", "model.enc_hiden_size=64", "experiment=tinny", "resume=nowhere"}

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from typofix.training.callbacks import AppendingCSVLogger
-from typofix.files.modelfile import ModelError
+from typofix.training.config_schema import ConfigError
 from typofix.training.resume import keep_record, quoted, resume_arguments
 
 
@@ -47,11 +47,11 @@ def test_a_checkpoint_outside_a_run_folder_is_left_alone(tmp_path):
 
 def test_nothing_to_resume_is_an_error(tmp_path, run):
     (run / "checkpoints" / "last.ckpt").unlink()
-    with pytest.raises(ModelError, match="no checkpoint to resume"):
+    with pytest.raises(ConfigError, match="no checkpoint to resume"):
         resume_arguments([f"resume={run}"])
-    with pytest.raises(ModelError, match="ckpt_path=last: no checkpoint to resume in"):
+    with pytest.raises(ConfigError, match="ckpt_path=last: no checkpoint to resume in"):
         resume_arguments(["ckpt_path=last", f"hydra.run.dir={run}"])
-    with pytest.raises(ModelError, match="not a run folder"):
+    with pytest.raises(ConfigError, match="not a run folder"):
         resume_arguments([f"resume={tmp_path}"])
 
 

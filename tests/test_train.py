@@ -5,6 +5,7 @@ signals run `typofix-train` as a subprocess."""
 from __future__ import annotations
 
 import csv
+import math
 import os
 import shlex
 import shutil
@@ -23,6 +24,7 @@ from lightning.fabric.utilities.data import _set_sampler_epoch
 from omegaconf import OmegaConf
 from PIL import Image
 
+from typofix.training.resume import RunFinished
 from typofix.training.faults import AtomicCheckpointIO, FaultInjection, RngState, SigtermCheckpoint, StopSignals
 from typofix.training.system import TypoCorrector
 from typofix.training.train import build, train
@@ -205,7 +207,7 @@ def test_a_checkpoint_of_another_model_size_is_one_line(tiny_ckpt, tmp_path):
 def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
     done = subprocess.run(train_command(tmp_path / "run", "ckpt_path=last"), capture_output=True, text=True, env=ENV,
                           timeout=300)
-    assert done.returncode == 1
+    assert done.returncode == 2  # bad input
     missing = tmp_path / "run" / "checkpoints" / "last.ckpt"
     assert done.stderr.splitlines() == [
         f"typofix-train: error: ckpt_path=last: no checkpoint to resume in {missing} (resume=outputs/<run> continues "
@@ -214,11 +216,13 @@ def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
 
 
 def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
+    words = tmp_path.parent / f"{tmp_path.name}-words.tsv"  # a word list that only reading it shows to be none
+    words.write_text("no tab here\n")
     done = subprocess.run([sys.executable, "-m", "typofix.training.train", "experiment=tiny", "threads=1",
-                           "data.words_path=/nonexistent/words.tsv"], capture_output=True, text=True, env=ENV,
+                           f"data.words_path={words}"], capture_output=True, text=True, env=ENV,
                           timeout=300, cwd=tmp_path)
-    assert done.returncode == 1
-    assert done.stderr.splitlines()[-1].startswith("typofix-train: error: ")
+    assert done.returncode == 2  # bad input, found while the run was built (after Hydra made its folder)
+    assert done.stderr.splitlines()[-1].startswith(f"typofix-train: error: {words}:1: ")
     assert list(tmp_path.iterdir()) == []  # no outputs/<date>/<time>/ (and no empty outputs/<date>/)
 
 
@@ -299,15 +303,95 @@ def test_bad_config_value_is_a_one_line_error(tmp_path):
     assert done.stderr.splitlines() == ["typofix-train: error: data.batch_size=abc: expected an integer >= 1"]
 
 
-# --- GPU ------------------------------------------------------------------------------------------------------
+# --- the GPU recipe -------------------------------------------------------------------------------------------
+# One recipe, two places to fail: on CUDA (pytest -m gpu, on a machine with a GPU) and on the CPU (make test), so
+# that a change to its logic (bf16-mixed, loader workers, checkpoint and resume, "nothing to do") is caught here.
+
+def gpu_recipe_trains_and_resumes(tmp_path, *device: str) -> None:
+    """trainer=gpu (bf16-mixed, loader workers) on experiment=tiny: one epoch to a checkpoint with finite weights;
+    resuming it with the same schedule is "nothing to do"; with one more epoch it goes on from step 8 to 16."""
+    first = tmp_path / "a"
+    train(config(first, "trainer=gpu", *device, "trainer.max_epochs=1"))
+    last = first / "checkpoints" / "last.ckpt"
+    ckpt = load(last)
+    assert ckpt["global_step"] == 8
+    assert all(torch.isfinite(w).all() for w in ckpt["state_dict"].values())
+    with pytest.raises(RunFinished, match=r"has finished \(1 of trainer.max_epochs=1 epochs, step 8\)"):
+        train(config(tmp_path / "b", "trainer=gpu", *device, f"ckpt_path={q(last)}", "trainer.max_epochs=1"))
+    train(config(tmp_path / "b", "trainer=gpu", *device, f"ckpt_path={q(last)}", "trainer.max_epochs=2"))
+    resumed = load(tmp_path / "b" / "checkpoints" / "last.ckpt")
+    assert resumed["global_step"] == 16
+    assert resumed["TypoDataModule"]["train_loader"] == {"epoch": 1, "batches": 8}
+    assert all(torch.isfinite(w).all() for w in resumed["state_dict"].values())
+
+
+def test_gpu_recipe_logic_on_the_cpu(tmp_path):
+    gpu_recipe_trains_and_resumes(tmp_path, "trainer.accelerator=cpu", "data.num_workers=1")
+
+
+CUDA = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA GPU")
+@CUDA
 def test_gpu_recipe_trains_in_bf16_and_resumes(tmp_path):
-    train(config(tmp_path / "a", "trainer=gpu", "trainer.max_steps=12"))
-    last = tmp_path / "a" / "checkpoints" / "last.ckpt"
-    ckpt = load(last)
-    assert ckpt["global_step"] == 12
-    assert all(torch.isfinite(w).all() for w in ckpt["state_dict"].values())
-    train(config(tmp_path / "b", "trainer=gpu", f"ckpt_path={q(last)}", "trainer.max_steps=16"))
-    assert load(tmp_path / "b" / "checkpoints" / "last.ckpt")["global_step"] == 16
+    gpu_recipe_trains_and_resumes(tmp_path)
+
+
+@pytest.mark.gpu
+@CUDA
+def test_gpu_encoder_matches_the_packed_cpu_encoder():
+    """The padded path on CUDA (cuDNN) against packing on the CPU, same weights, fp32 (no TF32)."""
+    from typofix.nn.model import Seq2Seq
+
+    torch.manual_seed(0)
+    model = Seq2Seq(40, 0, 1, 2, dropout=0.0).eval()
+    lengths = torch.tensor([9, 3, 1, 6, 12, 2, 12, 7])
+    src = torch.randint(4, 40, (8, 12)).masked_fill(torch.arange(12) >= lengths.unsqueeze(1), 0)
+    with torch.no_grad():
+        cpu_out, (cpu_h, cpu_c) = model.encoder(src, lengths)
+        tf32 = torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cudnn.allow_tf32 = torch.backends.cuda.matmul.allow_tf32 = False
+        try:
+            gpu_out, (gpu_h, gpu_c) = model.cuda().encoder(src.cuda(), lengths.cuda())
+        finally:
+            torch.backends.cudnn.allow_tf32, torch.backends.cuda.matmul.allow_tf32 = tf32
+    for name, a, b in (("enc_out", cpu_out, gpu_out), ("h", cpu_h, gpu_h), ("c", cpu_c, gpu_c)):
+        torch.testing.assert_close(b.cpu(), a, rtol=1e-4, atol=1e-5, msg=name)
+
+
+@pytest.mark.gpu
+@CUDA
+def test_gpu_training_step_never_waits_for_the_device():
+    """The Lightning system's step (training_step, backward, clipping, AdamW) under CUDA's sync debug mode, which
+    raises on any host synchronisation; then the same step captured in a CUDA graph trains when replayed."""
+    from bench.cuda_speed import Step
+    from typofix.training.data import collate
+    from typofix.words.vocab import Vocab
+
+    vocab = Vocab()
+    words = ["receive", "separate", "government", "necessary", "definitely", "believe", "until", "which"]
+    pairs = [(torch.tensor(vocab.encode(w[::-1])), torch.tensor(vocab.encode(w, add_sos=True)),
+              torch.tensor(vocab.encode(w, add_eos=True))) for w in words]
+    batch = collate(pairs, vocab.pad_id)
+    system = TypoCorrector(emb_size=16, enc_hidden_size=32, dec_hidden_size=64, attn_size=32).cuda()
+    optimizer = torch.optim.AdamW(system.parameters(), lr=1e-3, capturable=True)
+    on_device = {k: v.cuda() for k, v in batch.items()}
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        for step in range(3):
+            with torch.autocast("cuda", dtype=torch.bfloat16):
+                loss = system.training_step(on_device, step)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(system.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")
+    system.check_finite()
+
+    step = Step(len(vocab), vocab.pad_id, vocab.sos_id, vocab.eos_id, batch, seed=0)
+    step.capture()
+    losses = [float(step.replay()) for _ in range(20)]
+    assert all(map(math.isfinite, losses)) and losses[-1] < losses[0]

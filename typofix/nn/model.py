@@ -19,7 +19,15 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 class Encoder(nn.Module):
     """Reads the misspelled word with a bidirectional LSTM; returns every position's state and the decoder's
-    initial state (the "bridge")."""
+    initial state (the "bridge").
+
+    Two ways to run the same LSTM, with the same parameters and the same results: on the CPU the input is packed
+    (the recurrence skips padding, which is less work there, and packing needs the lengths on the CPU anyway); on
+    an accelerator it runs over the padded batch with the lengths left on the device (`padded`), so that nothing
+    in a training step waits for the device and the step can be captured in a CUDA graph."""
+
+    # A pre-activation this far out saturates the gate's sigmoid to exactly 0 or 1 (fp32, bf16 and fp16 alike).
+    HOLD = 1e4
 
     def __init__(self, vocab_size: int, emb_size: int, hidden_size: int, num_layers: int, dropout: float,
                  dec_hidden_size: int, pad_id: int):
@@ -31,18 +39,57 @@ class Encoder(nn.Module):
         # The bridge maps the last forward and first backward states to the decoder's (h, c).
         self.bridge_h = nn.Linear(2 * hidden_size, dec_hidden_size)
         self.bridge_c = nn.Linear(2 * hidden_size, dec_hidden_size)
+        # The input-weight column of the padded path's extra "is padding" input (gates i, f, g, o): at padding the
+        # input gate shuts and the forget gate opens, so the cell state passes through unchanged. Not a parameter
+        # and not saved: checkpoints and exports are those of the packed LSTM.
+        hold = torch.zeros(4 * hidden_size, 1)
+        hold[:hidden_size], hold[hidden_size:2 * hidden_size] = -self.HOLD, self.HOLD
+        self.register_buffer("hold", hold, persistent=False)
 
     def forward(self, src: torch.Tensor, src_len: torch.Tensor):
         emb = self.dropout(self.embedding(src))  # (B, S, E)
+        if src.device.type == "cpu":
+            enc_out, h_top, c_top = self.packed(emb, src_len)
+        else:
+            enc_out, h_top, c_top = self.padded(emb, src_len.to(src.device))
+        state = (torch.tanh(self.bridge_h(h_top)), self.bridge_c(c_top))  # 2 x (B, D)
+        return self.dropout(enc_out), state
+
+    def packed(self, emb: torch.Tensor, src_len: torch.Tensor):
+        """(enc_out (B, S, 2H), top layer's h and c (B, 2H) each) over a packed batch."""
         # Packing keeps padding out of the recurrence, so the backward direction starts at the last real char.
         packed = pack_padded_sequence(emb, src_len.cpu(), batch_first=True, enforce_sorted=False)
         packed_out, (h_n, c_n) = self.rnn(packed)
-        enc_out, _ = pad_packed_sequence(packed_out, batch_first=True, total_length=src.size(1))  # (B, S, 2H)
+        enc_out, _ = pad_packed_sequence(packed_out, batch_first=True, total_length=emb.size(1))  # (B, S, 2H)
         # h_n: (layers * 2, B, H); the top layer's forward and backward states are the last two rows.
-        h_top = torch.cat([h_n[-2], h_n[-1]], dim=-1)  # (B, 2H)
-        c_top = torch.cat([c_n[-2], c_n[-1]], dim=-1)  # (B, 2H)
-        state = (torch.tanh(self.bridge_h(h_top)), self.bridge_c(c_top))  # 2 x (B, D)
-        return self.dropout(enc_out), state
+        return enc_out, torch.cat([h_n[-2], h_n[-1]], dim=-1), torch.cat([c_n[-2], c_n[-1]], dim=-1)
+
+    def padded(self, emb: torch.Tensor, src_len: torch.Tensor):
+        """What `packed` returns, from the padded batch with `src_len` on the device: no step reads a length on
+        the host. Each layer's input gets one more feature, 1 at padding, whose weights (`hold`) shut the input
+        gate and open the forget gate there: the backward direction, which meets the padding first, keeps its
+        zero initial state through it (c = 0, so h = o * tanh(0) = 0) and starts at the last real character as
+        packing would; the forward direction carries the last real character's cell state through to its end,
+        and its h is read at that character. One layer at a time, as the next layer's input needs the feature."""
+        rnn, (B, S, _) = self.rnn, emb.shape
+        src_mask = torch.arange(S, device=emb.device) < src_len.unsqueeze(1)  # (B, S)
+        padding = (~src_mask).unsqueeze(-1).to(emb.dtype)  # (B, S, 1)
+        zeros = emb.new_zeros(2, B, rnn.hidden_size)  # (directions, B, H)
+        x = emb
+        for layer in range(rnn.num_layers):
+            weights = []
+            for suffix in ("", "_reverse"):
+                w_ih = getattr(rnn, f"weight_ih_l{layer}{suffix}")  # (4H, I)
+                weights += [torch.cat([w_ih, self.hold.to(w_ih.dtype)], dim=1),  # (4H, I + 1)
+                            *(getattr(rnn, f"{name}_l{layer}{suffix}") for name in ("weight_hh", "bias_ih", "bias_hh"))]
+            if layer > 0:  # nn.LSTM's dropout between layers
+                x = F.dropout(x, rnn.dropout, self.training)
+            x, h_n, c_n = torch.lstm(torch.cat([x, padding.to(x.dtype)], dim=-1), (zeros, zeros), weights,
+                                     True, 1, 0.0, self.training, True, True)  # x: (B, S, 2H); h_n, c_n: (2, B, H)
+        last = (src_len - 1).clamp(min=0).view(B, 1, 1).expand(B, 1, x.size(-1))  # (B, 1, 2H)
+        h_forward = x.gather(1, last).squeeze(1)[:, :rnn.hidden_size]  # (B, H): at the last real character
+        enc_out = x * src_mask.unsqueeze(-1).to(x.dtype)  # (B, S, 2H): zeros at padding, as pad_packed_sequence
+        return enc_out, torch.cat([h_forward, h_n[1]], dim=-1), torch.cat([c_n[0], c_n[1]], dim=-1)
 
 
 # --- attention kinds --------------------------------------------------------------------------------------

@@ -31,6 +31,8 @@ class WordsPerSecond(L.Callback):
     machine the wall rate depends on the neighbours; the CPU rate (with `threads: 1`, one core's worth of work)
     hardly does, so it is the one to compare runs by."""
 
+    logged_metrics = ("train/words_per_sec", "train/words_per_cpu_sec")
+
     def __init__(self):
         self._words, self._wall, self._cpu, self._marks = 0, 0.0, 0.0, (0.0, 0.0)
 

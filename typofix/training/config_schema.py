@@ -18,6 +18,7 @@ checkpoint must load without Hydra).
 from __future__ import annotations
 
 import collections.abc as abc
+import contextvars
 import difflib
 import importlib
 import inspect
@@ -121,6 +122,9 @@ Share = Annotated[float, Range(0, 1)]
 Seed = Annotated[int, Range(0, 2**32 - 1)]  # what numpy's and Lightning's seeding accept
 Text = Annotated[str, NON_EMPTY]
 OptionalPath = Annotated[str | None, NON_EMPTY]
+# A file the run reads, or null for the bundled one: checked before anything starts, so a typo in a path is one line.
+ExistingFile = Annotated[str | None, NON_EMPTY, Rule("an existing file", lambda v: os.path.isfile(v),
+                                                     lambda v: "no such file")]
 # A distribution over 1, 2, 3, ... edits (or any outcomes): non-negative, summing to 1.
 Probabilities = Annotated[abc.Sequence[NonNegative], NON_EMPTY, SUMS_TO_ONE]
 
@@ -228,7 +232,10 @@ class Either(Check):
         problems = [o.problem(key, value) for o in self.options]
         if None in problems:
             return None
-        return next((p for p in problems if _about_part(p, key)), None) or _expected(key, value, self.expected)
+        # An option of the value's own type that a rule refuses ("no such file") says more than the list of types.
+        ruled = [p for o, p in zip(self.options, problems) if isinstance(o, WithRules) and o.base.problem(key, value) is None]
+        return next((p for p in problems if _about_part(p, key)), None) or (ruled[0] if ruled else None) or \
+            _expected(key, value, self.expected)
 
 
 @dataclass(frozen=True)
@@ -427,6 +434,21 @@ def settings_of(obj) -> Settings:
         signature = inspect.signature(obj, eval_str=True)
     except (NameError, TypeError, SyntaxError):  # an annotation that does not resolve here: types unchecked
         signature = inspect.signature(obj)
+    return settings_from(signature, tuple(getattr(obj, "agreements", ())))
+
+
+@lru_cache(maxsize=None)
+def declared_settings(target: str) -> Settings | None:
+    """The settings of a `_target_` of ours read from its source, without importing it (typofix.training.declared);
+    None where they cannot be read so."""
+    from typofix.training.declared import declared_signature
+
+    found = declared_signature(target)
+    return settings_from(*found) if found is not None else None
+
+
+def settings_from(signature: inspect.Signature, agreements: tuple) -> Settings:
+    """The settings a signature declares (its annotations evaluated), with the agreements of its keys."""
     params, open_ = {}, False
     for name, p in signature.parameters.items():
         if p.kind == p.VAR_KEYWORD:
@@ -438,7 +460,7 @@ def settings_of(obj) -> Settings:
         given = next((m.why for m in extra if isinstance(m, Given)), None)
         params[name] = Setting(check_for(annotation), p.default is p.empty, given)
     defaults = {n: p.default for n, p in signature.parameters.items() if p.default is not p.empty}
-    return Settings(params, open_, tuple(getattr(obj, "agreements", ())), defaults)
+    return Settings(params, open_, agreements, defaults)
 
 
 def arguments(target: str) -> dict[str, str | None]:
@@ -482,6 +504,9 @@ def node_problem(key: str, node) -> str | None:
     if not isinstance(node, dict) or not isinstance(node.get("_target_"), str):
         return _expected(key, node, "a node with a _target_")
     target = node["_target_"]
+    if _declared_only.get():  # the first pass: our own targets, read from their source (no torch, no Lightning)
+        settings = declared_settings(target)
+        return None if settings is None else _settings_problem(f"{key}.", settings, node, target)
     try:
         obj = resolve(target)
     except (ImportError, AttributeError, ValueError):
@@ -489,11 +514,21 @@ def node_problem(key: str, node) -> str | None:
     return _settings_problem(f"{key}.", settings_of(obj), node, target)
 
 
-def validate(cfg: dict) -> None:
+# Set while `validate(..., declared_only=True)` runs: nodes are checked only where their target's declaration can
+# be read without importing it, and skipped otherwise (the full pass checks them).
+_declared_only: contextvars.ContextVar[bool] = contextvars.ContextVar("declared_only", default=False)
+
+
+def validate(cfg: dict, declared_only: bool = False) -> None:
     """Raise ConfigError for the first bad value, unknown or missing key, or disagreement of a resolved training
-    config (a plain dict, the `hydra` node left out)."""
-    if problem := _settings_problem("", settings_of(Run), cfg, "the config"):
-        raise ConfigError(problem)
+    config (a plain dict, the `hydra` node left out). `declared_only`: check the root keys and the nodes of our own
+    targets only, from their source, so that nothing heavy is imported (a first pass, answered in a second)."""
+    token = _declared_only.set(declared_only)
+    try:
+        if problem := _settings_problem("", settings_of(Run), cfg, "the config"):
+            raise ConfigError(problem)
+    finally:
+        _declared_only.reset(token)
 
 
 def check_arguments(target, arguments: dict) -> None:

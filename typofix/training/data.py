@@ -20,9 +20,8 @@ from torch.utils.data import DataLoader, Dataset, Sampler
 from typofix.words.lexicon import Lexicon
 from typofix.files.misspellings import read_misspellings
 from typofix.files.packagedata import packaged
-from typofix.training.config_schema import (SOME_POSITIVE, Agree, Count, Fraction, Names, NonNegative, OneOf,
-                                            OptionalPath, Positive, Probabilities, Seed, Share, Text,
-                                            check_arguments)
+from typofix.training.config_schema import (SOME_POSITIVE, Agree, Count, ExistingFile, Fraction, Names, NonNegative,
+                                            OneOf, Positive, Probabilities, Rule, Seed, Share, Text, check_arguments)
 from typofix.training.noise import CHANNELS, CONFUSION_GROUPS, KEYBOARD_KINDS, SOUND_KINDS, TypoGenerator
 from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
 
@@ -30,8 +29,21 @@ DEFAULT_DEV_SETS = {"norvig": "norvig-testset1.tsv", "birkbeck": "birkbeck-dev.t
 
 # Relative weights of the hand-set channel's kinds of error (noise.DEFAULT_WEIGHTS when None).
 TypoWeights = Annotated[Mapping[str, NonNegative] | None, Names(KEYBOARD_KINDS + CONFUSION_GROUPS + SOUND_KINDS), SOME_POSITIVE]
+
+
+def dev_set_path(path_or_name: str) -> Path | None:
+    """An existing path as given, else a file of the bundled data/eval/ folder; None if neither is a file."""
+    path = Path(path_or_name)
+    if path.is_file():
+        return path
+    bundled = packaged("eval", path_or_name)
+    return bundled if bundled.is_file() else None
+
+
 # Validation sets: name -> a misspelling file (a path, or a file of data/eval/); null drops a set.
-DevSets = Mapping[str, Text | None] | None
+DevSets = Mapping[str, Annotated[Text, Rule("a misspelling file (a path, or a file of data/eval/)",
+                                            lambda v: dev_set_path(v) is not None, lambda v: "no such file")]
+                  | None] | None
 
 
 class DataError(ValueError):
@@ -47,14 +59,11 @@ def split_of(word: str, val_fraction: float, test_fraction: float) -> str:
 
 
 def resolve_dev_set(path_or_name: str) -> Path:
-    """An existing path as given, else a file of the bundled data/eval/ folder."""
-    path = Path(path_or_name)
-    if path.is_file():
-        return path
-    bundled = packaged("eval", path_or_name)
-    if bundled.is_file():
-        return bundled
-    raise DataError(f"misspelling file not found: {path_or_name}")
+    """`dev_set_path`, or DataError if there is no such file."""
+    path = dev_set_path(path_or_name)
+    if path is None:
+        raise DataError(f"misspelling file not found: {path_or_name}")
+    return path
 
 
 def encode_pair(vocab: Vocab, typo: str, word: str):
@@ -217,7 +226,7 @@ class TypoDataModule(L.LightningDataModule):
         Agree(("min_word_len", "max_word_len"), lambda low, high: low <= high, "min_word_len <= max_word_len"),
     )
 
-    def __init__(self, words_path: OptionalPath = None, alphabet: Text = DEFAULT_ALPHABET, seed: Seed = 1234,
+    def __init__(self, words_path: ExistingFile = None, alphabet: Text = DEFAULT_ALPHABET, seed: Seed = 1234,
                  min_count: Count = 1, min_word_len: Positive = 2, max_word_len: Positive = 24,
                  val_fraction: Fraction = 0.02, test_fraction: Fraction = 0.02, smoothing: NonNegative = 0.5,
                  epoch_size: Positive = 100_000, val_size: Positive = 2000, batch_size: Positive = 256,

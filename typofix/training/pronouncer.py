@@ -20,6 +20,8 @@ class Pronouncer(TypoCorrector):
     corrector's parameters, the alphabet being the letters and the phones (`G2P_ALPHABET`, which the g2p
     experiment sets)."""
 
+    evaluation_metrics = ("loss", "word_acc", "per", "wer")
+
     def setup(self, stage: str) -> None:
         # Made here, not in __init__, so the constructor stays TypoCorrector's (its signature is what the config
         # is checked against and what Lightning saves as hyperparameters); Lightning moves them to the device after.

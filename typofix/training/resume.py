@@ -17,6 +17,7 @@ from typofix.files.modelfile import ModelError
 
 RECORD = ".hydra"
 LAST = Path("checkpoints") / "last.ckpt"
+METRICS = Path("logs") / "metrics.csv"
 # The model keys that decide the shapes of the weights: a checkpoint resumes or seeds a model only if they agree.
 ARCHITECTURE = ("alphabet", "emb_size", "enc_hidden_size", "enc_layers", "dec_hidden_size", "attn_size", "attention",
                 "heads")
@@ -60,8 +61,8 @@ def resume_arguments(overrides: list[str]) -> tuple[list[str], Path | None]:
     if ckpt == "last":
         where = Path(_unquote(run_dir)) if run_dir else None
         if where is None or not (where / LAST).is_file():
-            raise ModelError(f"ckpt_path=last: no checkpoint to resume in {where / LAST if where else 'a new run'} "
-                             "(resume=outputs/<run> continues a run)")
+            raise ConfigError(f"ckpt_path=last: no checkpoint to resume in {where / LAST if where else 'a new run'} "
+                              "(resume=outputs/<run> continues a run)")
         resume, ckpt = str(where), None
     if resume in (None, "null"):
         run = run_folder_of(Path(_unquote(ckpt))) if ckpt not in (None, "null") else None
@@ -70,14 +71,14 @@ def resume_arguments(overrides: list[str]) -> tuple[list[str], Path | None]:
     else:
         run = Path(_unquote(resume))
         if not run.is_dir():
-            raise ModelError(f"resume={resume}: no such run folder")
+            raise ConfigError(f"resume={resume}: no such run folder")
         if run_folder_of(run) != run:
-            raise ModelError(f"resume={resume}: not a run folder (it has no {RECORD}/overrides.yaml)")
+            raise ConfigError(f"resume={resume}: not a run folder (it has no {RECORD}/overrides.yaml)")
     checkpoint = Path(_unquote(ckpt)) if ckpt not in (None, "null", "last") else run / LAST
     if checkpoint.is_dir():
         checkpoint = checkpoint / LAST
     if not checkpoint.is_file():
-        raise ModelError(f"resume={run}: no checkpoint to resume ({checkpoint} does not exist)")
+        raise ConfigError(f"resume={run}: no checkpoint to resume ({checkpoint} does not exist)")
     new = [o for o in overrides if override_key(o) not in ("ckpt_path", "resume")]
     merged = _merge(recorded_overrides(run), new)
     merged += [f"resume={quoted(str(run))}", f"ckpt_path={quoted(str(checkpoint))}"]
@@ -96,6 +97,38 @@ def _merge(earlier: list[str], later: list[str]) -> list[str]:
     keys = {override_key(o) for o in later}
     kept = [o for o in earlier if override_key(o) not in keys | {"ckpt_path", "resume"}]
     return kept + later
+
+
+def check_run_folder(run: Path, ckpt_path: str | None) -> None:
+    """ConfigError if a start would mix its files with another run's in `run`: a folder that holds a run's
+    checkpoints or metrics belongs to that run, and only its resume (from a checkpoint in it) may write there."""
+    run = run.absolute()
+    if ckpt_path and run in Path(ckpt_path).absolute().parents:
+        return
+    checkpoints = sorted((run / LAST.parent).glob("*.ckpt"))
+    if checkpoints:
+        raise ConfigError(f"hydra.run.dir={quoted(str(run))} holds another run ({checkpoints[-1].relative_to(run)}): "
+                          f"resume={quoted(str(run))} continues it; a new run needs a fresh hydra.run.dir")
+    metrics = run / METRICS
+    if metrics.is_file():
+        raise ConfigError(f"hydra.run.dir={quoted(str(run))} holds another run ({METRICS}, no checkpoint to resume): "
+                          "a new run needs a fresh hydra.run.dir")
+
+
+def record_run(run: Path, config, hydra_config) -> None:
+    """Write the run's record, `.hydra/{config,hydra,overrides}.yaml` as Hydra would, once the run is built and
+    about to train (conf/hydra/default.yaml turns Hydra's own writing off): a start that fails before it leaves
+    the folder's record as it was. An earlier part's record moves to `.hydra/partN/` first (keep_record)."""
+    from omegaconf import OmegaConf
+
+    from typofix.files.atomic import atomic_path
+
+    keep_record(run)
+    (run / RECORD).mkdir(parents=True, exist_ok=True)
+    for name, node in (("config.yaml", config), ("hydra.yaml", OmegaConf.create({"hydra": hydra_config})),
+                       ("overrides.yaml", hydra_config.overrides.task)):
+        with atomic_path(run / RECORD / name) as tmp:
+            OmegaConf.save(node, tmp)
 
 
 def keep_record(run: Path) -> Path | None:
@@ -122,9 +155,9 @@ def check_checkpoint(cfg) -> None:
         if not path:
             continue
         if Path(path).is_dir():
-            raise ModelError(f"{key}={path}: a folder, not a checkpoint file (resume=<run folder> continues a run)")
+            raise ConfigError(f"{key}={path}: a folder, not a checkpoint file (resume=<run folder> continues a run)")
         if not Path(path).exists():
-            raise ModelError(f"{key}={path}: no such checkpoint file")
+            raise ConfigError(f"{key}={path}: no such checkpoint file")
         from typofix.nn.checkpoint import read_checkpoint  # torch: only when there is a checkpoint to read
 
         checkpoint = read_checkpoint(path)

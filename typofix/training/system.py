@@ -53,6 +53,15 @@ class TypoCorrector(L.LightningModule):
         # One CER metric per validation set: torchmetrics accumulates across batches and reduces across DDP ranks.
         self.val_cer = torch.nn.ModuleList(CharErrorRate() for _ in self.val_set_names)
         self.test_cer = CharErrorRate()
+        self._first_non_finite: torch.Tensor | None = None  # the step of the first non-finite loss (-1: none yet)
+
+    # What `_evaluate` logs under each validation set's prefix (and test/): callbacks may monitor these.
+    evaluation_metrics = ("loss", "word_acc", "cer")
+
+    @classmethod
+    def logged_metrics(cls, val_set_names: list[str]) -> list[str]:
+        """The metrics a fit logs, given the datamodule's validation sets (`val`, `val_<dev set>`, ...)."""
+        return ["train/loss"] + [f"{prefix}/{name}" for prefix in val_set_names for name in cls.evaluation_metrics]
 
     def forward(self, src, src_len):
         """Inference: greedy corrections as id tensors (B, T)."""
@@ -60,15 +69,43 @@ class TypoCorrector(L.LightningModule):
 
     def training_step(self, batch, batch_idx):
         loss = self.model.loss(batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"])
-        finite = bool(torch.isfinite(loss))
-        if self._trainer is not None:  # decided together under DDP: one process stopping alone hangs the rest
-            finite = self.trainer.strategy.reduce_boolean_decision(finite, all=True)
-        if not finite:
-            raise NonFiniteLossError(
-                f"non-finite training loss ({loss.item()}) at step {self.global_step}; stopping before a checkpoint "
-                "is written from it (lower model.lr or keep gradient clipping on)")
+        # Whether the loss is finite is noted on the device, not asked: asking waits for the device at every step.
+        # `check_finite` reads the note where the host waits anyway, and before any checkpoint is written.
+        first = self._first_non_finite
+        if first is None or first.device != loss.device:
+            first = torch.full((), -1, dtype=torch.long, device=loss.device)
+        self._first_non_finite = torch.where((first < 0) & ~torch.isfinite(loss), self.global_step, first)
         self.log("train/loss", loss, prog_bar=True, batch_size=batch["src"].size(0))
         return loss
+
+    def check_finite(self) -> None:
+        """NonFiniteLossError if a training loss since the start was NaN or infinite (every process agrees under
+        DDP: one process stopping alone would hang the rest)."""
+        first = -1 if self._first_non_finite is None else int(self._first_non_finite)
+        finite = first < 0
+        if self._trainer is not None:
+            finite = self.trainer.strategy.reduce_boolean_decision(finite, all=True)
+        if not finite:
+            where = f" at step {first}" if first >= 0 else " in another process"
+            raise NonFiniteLossError(
+                f"non-finite training loss{where}; stopping before a checkpoint is written from it (lower model.lr "
+                "or keep gradient clipping on)")
+
+    # Where the host waits anyway (the logger reads the loss every log_every_n_steps), before a validation would
+    # spend its time on broken weights, before any checkpoint is written, and at the end.
+    def on_train_batch_end(self, outputs, batch, batch_idx):
+        if self.global_step % max(1, self.trainer.log_every_n_steps) == 0:
+            self.check_finite()
+
+    def on_validation_start(self):
+        if self.trainer.state.fn == "fit" and not self.trainer.sanity_checking:
+            self.check_finite()
+
+    def on_save_checkpoint(self, checkpoint):
+        self.check_finite()
+
+    def on_train_end(self):
+        self.check_finite()
 
     def _evaluate(self, batch, prefix: str, cer: CharErrorRate):
         """Loss, greedy exact-match accuracy and CER of one batch, logged under `prefix/`."""

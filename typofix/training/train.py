@@ -15,6 +15,7 @@ import shutil
 import signal
 import sys
 import warnings
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -28,10 +29,11 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf, open_dict, read_write
 from omegaconf.errors import OmegaConfBaseException
 
-from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, show, validate
+from typofix.training.config_schema import ConfigError, arguments, did_you_mean, nearest, resolve, show, validate
 from typofix.files import exits
 from typofix.files.modelfile import ModelError
-from typofix.training.resume import RECORD, RunFinished, check_checkpoint, keep_record, quoted, resume_arguments
+from typofix.training.resume import (RECORD, RunFinished, check_checkpoint, check_run_folder, quoted, record_run,
+                                     resume_arguments)
 
 # torch and Lightning are imported where a run is built, not at import: a bad command line is answered at once.
 
@@ -91,6 +93,7 @@ def check_config(cfg: DictConfig) -> None:
                 values[key] = OmegaConf.to_container(node, resolve=True) if OmegaConf.is_config(node) else node
             except OmegaConfBaseException as err:  # an interpolation that does not resolve, say
                 raise ConfigError(f"{key}: {exits.one_line(err)}") from None
+    validate(values, declared_only=True)  # our own keys first, before torch or Lightning is imported
     validate(values)
     check_with_lightning(values)
     check_checkpoint(cfg)
@@ -119,6 +122,27 @@ def check_with_lightning(values: dict) -> None:
                  if node is not None]
     logger = built("logger", values["logger"]) if values.get("logger") else False
     built("trainer", values["trainer"], callbacks=callbacks, logger=logger)
+    check_monitors(values, callbacks, val_set_names=built("data", values["data"], _convert_="all").val_set_names)
+
+
+def check_monitors(values: dict, callbacks: list, val_set_names: list[str]) -> None:
+    """ConfigError if a callback monitors a metric that this run never logs (a dev set removed from data.dev_sets,
+    a misspelt name): Lightning would train an epoch and then fail. What is logged is declared by the system
+    (`logged_metrics`) and by our callbacks (their `logged_metrics`); Lightning's LearningRateMonitor logs lr-*."""
+    from lightning.pytorch.callbacks import LearningRateMonitor
+
+    system = resolve(values["model"]["_target_"])
+    logged = set(system.logged_metrics(val_set_names))
+    logged |= {name for c in callbacks for name in getattr(c, "logged_metrics", ())}
+    rates = any(isinstance(c, LearningRateMonitor) for c in callbacks)
+    for name, node in (values.get("callbacks") or {}).items():
+        monitor = (node or {}).get("monitor")
+        if monitor is None or monitor in logged or (rates and str(monitor).startswith("lr-")):
+            continue
+        prefix = str(monitor).partition("/")[0]
+        why = f"; no data.dev_sets.{prefix[4:]}" if prefix.startswith("val_") and prefix not in val_set_names else ""
+        raise ConfigError(f"callbacks.{name}.monitor={show(monitor)}: not a metric this run logs{why}"
+                          f"{did_you_mean(str(monitor), sorted(logged))}; it logs {', '.join(sorted(logged))}")
 
 
 def _refusal(key: str, node: dict, err: BaseException) -> str:
@@ -274,13 +298,20 @@ def _run(cfg: DictConfig) -> None:
     _route_logs()
     hydra_cfg = HydraConfig.get()
     run_dir = Path(hydra_cfg.runtime.output_dir)
-    fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
+    if _folder_before is not None:  # the command line's run: as main() found the folder, before Hydra started
+        fresh = not _folder_before.existed
+    else:
+        fresh = hydra_cfg.mode == RunMode.RUN and {p.name for p in run_dir.iterdir()} <= {RECORD, "train.log"}
     try:
         check_config(cfg)  # again: a sweep's jobs were not checked one by one before Hydra started
         parts = build(cfg)
-    except BaseException as err:  # nothing trained: a fresh run folder would only record the failure
-        if fresh:
+        if _launching_process():
+            record_run(run_dir, cfg, hydra_cfg)
+    except BaseException as err:  # nothing trained: the folder is left as it was
+        if fresh:  # a fresh run folder would only record the failure
             _discard(run_dir, own_dir="hydra.run.dir" not in " ".join(hydra_cfg.overrides.hydra))
+        elif _folder_before is not None:
+            _folder_before.restore_logs(run_dir)
         _report(err)
         raise
     try:
@@ -310,7 +341,36 @@ def _report(err: BaseException) -> None:
     # Errors that already say what is wrong and where (a bad value in a target's arguments: which key).
     if isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError, ModelError, NonFiniteLossError,
                         FileNotFoundError, InstantiationException, MisconfigurationException)):
-        _fail(err, exits.USAGE if isinstance(err, ConfigError) else exits.MODEL_ERROR)
+        # A bad key or value, or a data file the config names that is missing or malformed: bad input.
+        bad_input = isinstance(err, (ConfigError, DataError, LexiconError, MisspellingsError))
+        _fail(err, exits.USAGE if bad_input else exits.MODEL_ERROR)
+
+
+@dataclass(frozen=True)
+class FolderBefore:
+    """The run folder as the command line found it, before Hydra started the run in it."""
+
+    existed: bool  # there, with something in it
+    logs: dict[str, int]  # the size of each of its *.log files
+
+    @classmethod
+    def of(cls, run_dir: Path) -> "FolderBefore":
+        if not run_dir.is_dir():
+            return cls(False, {})
+        return cls(any(run_dir.iterdir()), {p.name: p.stat().st_size for p in run_dir.glob("*.log")})
+
+    def restore_logs(self, run_dir: Path) -> None:
+        """Cut the folder's log files back to their sizes before a start that failed (Hydra's logging appended
+        its lines) and remove the ones it made: an existing run's files stay as they were."""
+        for path in run_dir.glob("*.log"):
+            if path.name not in self.logs:
+                path.unlink(missing_ok=True)
+            elif path.stat().st_size > self.logs[path.name]:
+                with open(path, "r+b") as f:
+                    f.truncate(self.logs[path.name])
+
+
+_folder_before: FolderBefore | None = None  # None: not the command line's run (a sweep's job)
 
 
 def _discard(run_dir: Path, own_dir: bool) -> None:
@@ -485,21 +545,23 @@ def main() -> None:
 def _main() -> None:
     from hydra._internal.utils import get_args_parser  # Hydra's own command line, to find the overrides in it
 
+    global _folder_before
     args = get_args_parser().parse_args()
     informational = args.help or args.hydra_help or args.cfg or args.info or args.shell_completion
     if not informational:
         try:
-            overrides, run = resume_arguments(args.overrides)
-            compose_checked(overrides, multirun=args.multirun)
+            overrides, _ = resume_arguments(args.overrides)
+            cfg = compose_checked(overrides, multirun=args.multirun)
+            if not args.multirun and _launching_process():
+                run_dir = Path(cfg.hydra.runtime.output_dir)
+                check_run_folder(run_dir, cfg.get("ckpt_path"))
+                _folder_before = FolderBefore.of(run_dir)
         except ConfigError as err:
             _fail(err, exits.USAGE)
         except (ModelError, FileNotFoundError) as err:
             _fail(err, exits.MODEL_ERROR)
         except RunFinished as err:
             _fail(err, exits.OK, label="")
-        own_folder = not any(o.startswith("hydra.run.dir=") for o in args.overrides)
-        if run is not None and own_folder and _launching_process():
-            keep_record(run)  # the next part's record goes in .hydra/, the earlier parts' in .hydra/partN/
         sys.argv = [sys.argv[0], *(a for a in sys.argv[1:] if a not in args.overrides), *overrides]
     if args.multirun and not informational:
         _sweep()
