@@ -1,0 +1,142 @@
+"""What of a file `check` keeps for the model (`Checkable`): the lines holding a word the corrector would
+change, the one-word literals and names holding one, and what the file adds to the vocabulary; not the file.
+
+A run reads every file once, and the vocabulary must have seen them all before a finding is judged: keeping
+a few lines a file instead of its Scan (the text twice and every name) keeps memory to what may be a typo.
+A word the corrector would change (`Corrector.leaves_alone` says which, each distinct word asked once a
+run) is what the text pipeline rewrites: a run of ASCII letters, or a run without its last letter, where a
+clitic (n't) is split off; a line without one gives no finding, whatever its words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from typofix.apps.check.regions import Scan
+from typofix.apps.check.vocabulary import WordUse
+from typofix.words.identifiers import identifier_parts
+
+_RUN = re.compile(r"[A-Za-z]{2,}")
+_LETTERS = re.compile(r"[A-Za-z]{2}")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of a file: its number (1-based), where it starts in the file's text, the line as written and
+    as checked (`Scan.masked`), the spans of it (line offsets) that stand in a string literal of code, and
+    the words in it, as written, that the corrector would change."""
+
+    number: int
+    start: int
+    text: str
+    masked: str
+    strings: tuple[tuple[int, int], ...] = ()
+    words: frozenset[str] = frozenset()
+
+    def in_string(self, column: int) -> bool:
+        """Whether the character at `column` (0-based) stands in a string literal of code."""
+        return any(start <= column < end for start, end in self.strings)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A one-word literal or a name: where it starts (the offset in the file, its line and column), its text
+    and its words, as written, that the corrector would change."""
+
+    start: int
+    line: int
+    column: int
+    text: str
+    words: frozenset[str] = frozenset()
+
+
+@dataclass
+class Checkable:
+    """The parts of one file the model must see (`rows`, `literals`, `identifiers`), the file's `WordUse`, and
+    what -w needs to write it later: whether it is Python, and a digest of the text that was read."""
+
+    path: str
+    use: WordUse
+    rows: list[Row] = field(default_factory=list)
+    literals: list[Part] = field(default_factory=list)
+    identifiers: list[Part] = field(default_factory=list)
+    python: bool = False
+    digest: str = ""
+
+    @classmethod
+    def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False,
+           every_line: bool = False) -> "Checkable":
+        """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
+        the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
+        accepted words)."""
+        lines = scan.masked.split("\n")
+        texts = scan.text.split("\n") if len(lines) > 1 else [scan.text]
+        starts = [0]
+        for line in lines[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
+        found = cls(scan.path, WordUse.of(scan), python=scan.language.kind == "python",
+                    digest=text_digest(scan.text))
+        for number, (masked, start) in enumerate(zip(lines, starts)):
+            words = changing.words(_RUN.findall(masked))
+            if words or (every_line and _LETTERS.search(masked)):
+                spans = _spans(scan.strings, start, start + len(masked))
+                found.rows.append(Row(number + 1, start, texts[number], masked, spans, words))
+        found.literals = _parts(scan.literals, starts, changing)
+        if identifiers:
+            found.identifiers = _parts(scan.identifiers, starts, changing)
+        return found
+
+    def words(self) -> set[str]:
+        """The words, as written, in its rows and parts, that the corrector would change."""
+        return {w for item in (*self.rows, *self.literals, *self.identifiers) for w in item.words}
+
+
+class Changing:
+    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word): a
+    run, or the run without its last letter, where a clitic n't is split off (does of doesn't)."""
+
+    def __init__(self, changes: Callable[[str], bool]):
+        self.changes, self._seen = changes, {}
+
+    def words(self, runs: list[str]) -> frozenset[str]:
+        found = [w for run in runs for w in self._of(run)]
+        return frozenset(found) if found else frozenset()
+
+    def _of(self, run: str) -> tuple[str, ...]:
+        known = self._seen.get(run)
+        if known is None:
+            known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
+                                             if len(w) >= 2 and self.changes(w))
+        return known
+
+
+def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """The parts of the (sorted, disjoint) `strings` spans within text[start:end], as offsets from `start`."""
+    i = bisect.bisect_left(strings, (start,))
+    if i > 0 and strings[i - 1][1] > start:
+        i -= 1
+    found = []
+    while i < len(strings) and strings[i][0] < end:
+        found.append((max(strings[i][0], start) - start, min(strings[i][1], end) - start))
+        i += 1
+    return tuple(found)
+
+
+def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing) -> list[Part]:
+    """The names or literals with a word the corrector would change, with their line and column."""
+    kept = []
+    for offset, text in names:
+        words = changing.words([p for _, p in identifier_parts(text) if len(p) >= 2])
+        if words:
+            line = bisect.bisect_right(starts, offset) - 1
+            kept.append(Part(offset, line + 1, offset - starts[line] + 1, text, words))
+    return kept
+
+
+def text_digest(text: str) -> str:
+    """A digest of a file's text, to tell later whether it is still the text that was checked."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
