@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from typofix.apps.check.regions import Scan
@@ -24,25 +24,29 @@ _RUN = re.compile(r"[A-Za-z]{2,}")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One line of a file: its number (1-based), where it starts in the file's text, the line as written and
-    as checked (`Scan.masked`), the spans of it (line offsets) that stand in a string literal of code, and
-    the words in it, as written, that the corrector would change."""
+    as checked (`Scan.masked`; `mask` None: the same), the spans of it (line offsets) that stand in a string
+    literal of code, and the words in it, as written, that the corrector would change."""
 
     number: int
     start: int
     text: str
-    masked: str
+    mask: str | None = None
     strings: tuple[tuple[int, int], ...] = ()
-    words: frozenset[str] = frozenset()
+    words: tuple[str, ...] = ()
+
+    @property
+    def masked(self) -> str:
+        return self.text if self.mask is None else self.mask
 
     def in_string(self, column: int) -> bool:
         """Whether the character at `column` (0-based) stands in a string literal of code."""
         return any(start <= column < end for start, end in self.strings)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Part:
     """A one-word literal or a name: where it starts (the offset in the file, its line and column), its text
     and its words, as written, that the corrector would change."""
@@ -51,7 +55,7 @@ class Part:
     line: int
     column: int
     text: str
-    words: frozenset[str] = frozenset()
+    words: tuple[str, ...] = ()
 
 
 @dataclass
@@ -73,18 +77,16 @@ class Checkable:
         """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
         the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
         accepted words)."""
-        lines = scan.masked.split("\n")
-        texts = scan.text.split("\n") if len(lines) > 1 else [scan.text]
-        starts = [0]
-        for line in lines[:-1]:
-            starts.append(starts[-1] + len(line) + 1)
         found = cls(scan.path, WordUse.of(scan), python=scan.language.kind == "python",
                     digest=text_digest(scan.text))
-        for number, (masked, start) in enumerate(zip(lines, starts)):
+        starts = []
+        for number, (start, masked) in enumerate(_lines(scan.masked), 1):
+            starts.append(start)
             words = changing.words(_RUN.findall(masked))
             if words or (every_line and _LETTERS.search(masked)):
-                spans = _spans(scan.strings, start, start + len(masked))
-                found.rows.append(Row(number + 1, start, texts[number], masked, spans, words))
+                text = scan.text[start:start + len(masked)]
+                spans = _spans(scan.strings, start, start + len(masked)) if scan.strings else ()
+                found.rows.append(Row(number, start, text, None if masked == text else masked, spans, words))
         found.literals = _parts(scan.literals, starts, changing)
         if identifiers:
             found.identifiers = _parts(scan.identifiers, starts, changing)
@@ -102,9 +104,9 @@ class Changing:
     def __init__(self, changes: Callable[[str], bool]):
         self.changes, self._seen = changes, {}
 
-    def words(self, runs: list[str]) -> frozenset[str]:
+    def words(self, runs: list[str]) -> tuple[str, ...]:
         found = [w for run in runs for w in self._of(run)]
-        return frozenset(found) if found else frozenset()
+        return tuple(dict.fromkeys(found)) if found else ()
 
     def _of(self, run: str) -> tuple[str, ...]:
         known = self._seen.get(run)
@@ -112,6 +114,18 @@ class Changing:
             known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
                                              if len(w) >= 2 and self.changes(w))
         return known
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """Each line of `text` (split at "\\n" alone, as offsets count) with where it starts, one at a time."""
+    start = 0
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield start, text[start:]
+            return
+        yield start, text[start:end]
+        start = end + 1
 
 
 def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:

@@ -44,9 +44,13 @@ class FileChecker:
 
     def prepare(self, items: Iterable[Checkable]) -> None:
         """Weigh the words of all `items` now, in large batches, so that their findings come from one search."""
-        words = sorted({w.lower() for item in items for w in item.words()})
-        for at in range(0, len(words), WEIGH_BATCH):
-            self.corrector.weigh(words[at:at + WEIGH_BATCH])
+        self.prepare_words(w for item in items for w in item.words())
+
+    def prepare_words(self, words: Iterable[str]) -> None:
+        """Weigh `words` (as written) now, in large batches."""
+        distinct = sorted({w.lower() for w in words})
+        for at in range(0, len(distinct), WEIGH_BATCH):
+            self.corrector.weigh(distinct[at:at + WEIGH_BATCH])
 
     def scan_findings(self, scan: Scan) -> list[tuple[Finding, Row | None]]:
         """`findings` of a Scan (one document, as the language server checks it)."""

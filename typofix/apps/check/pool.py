@@ -22,6 +22,7 @@ from typofix.apps.check.reader import scan_file, scan_text
 
 _checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
 GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, few enough for large batches
+MAX_GROUP = 2000  # files in one check task at most
 
 Source = str | tuple[str, str]  # a file's path, or a name and the text read for it (standard input)
 Found = list[tuple[Finding, Row | None]]
@@ -71,13 +72,20 @@ class CheckPool:
         """Each source with what of it the model must see (or the error reading it), in order."""
         return self._ordered(_checkable, sources, keyed=True)
 
-    def findings(self, items: list[Checkable]) -> Iterator[Found]:
-        """Each item's findings (unfiltered), in order."""
+    def prepare(self, words: Iterable[str]) -> None:
+        """Weigh the run's `words` now, in large batches (in one process; workers weigh each group's own)."""
         if self._executor is None:
-            yield from _findings(items)
+            _checker.prepare_words(words)
+
+    def findings(self, items: Iterable[Checkable], count: int) -> Iterator[tuple[Checkable, Found]]:
+        """Each of the `count` items with its findings (unfiltered), in order."""
+        if self._executor is None:
+            for item in items:
+                yield item, _checker.findings(item)
             return
-        for found in self._ordered(_findings, _groups(items, self.jobs * GROUPS_PER_JOB)):
-            yield from found
+        for group, found in self._ordered(_findings, _groups(items, count, self.jobs * GROUPS_PER_JOB),
+                                          keyed=True):
+            yield from zip(group, found)
 
     def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False) -> Iterator:
         if self._executor is None:
@@ -95,16 +103,15 @@ class CheckPool:
             yield (argument, future.result()) if keyed else future.result()
 
 
-def _groups(items: list[Checkable], count: int) -> Iterator[list[Checkable]]:
-    """`items` in about `count` runs of consecutive items with about as many words to weigh each."""
-    sizes = [len(item.words()) + 1 for item in items]
-    share = max(1, sum(sizes) // max(count, 1))
-    group, size = [], 0
-    for item, n in zip(items, sizes):
+def _groups(items: Iterable[Checkable], count: int, groups: int) -> Iterator[list[Checkable]]:
+    """The `count` `items` in about `groups` runs of consecutive items (at most `MAX_GROUP` each: a group is
+    held in memory)."""
+    share = max(1, min(MAX_GROUP, -(-count // max(groups, 1))))
+    group = []
+    for item in items:
         group.append(item)
-        size += n
-        if size >= share:
+        if len(group) >= share:
             yield group
-            group, size = [], 0
+            group = []
     if group:
         yield group

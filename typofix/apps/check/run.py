@@ -2,7 +2,7 @@
 
 Two passes. The first reads every file (tokenizers only, and the dictionary: no model) and adds its words to
 the vocabulary, keeping of each file only the lines and names holding a word the corrector would change
-(`typofix.apps.check.checkable`). Then the words no finding could be reported for, whatever the model says
+(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the words no finding could be reported for, whatever the model says
 (the project's names, its languages' words: `Verdict.may_keep`), are left out, the run's distinct words are
 weighed once, in large batches, and each file's findings are streamed in file order, fixing the file (-w:
 the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
@@ -22,11 +22,17 @@ from typofix.apps.check.fixes import FixError, write_fixes
 from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.pool import CheckPool, Source
 from typofix.apps.check.reader import read_text
+from typofix.apps.check.spool import Spool
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
 from typofix.apps.check.walk import STDIN, Selection, files_to_check
 from typofix.apps.check.writable import fixable
 from typofix.files.exits import fail
+
+
+# A run's distinct words are weighed at once up to this many (more: each file's as it comes, since the engine
+# remembers about 100,000 words' candidates and would forget the first before their files were checked)
+WEIGH_ALL = 50_000
 
 
 @dataclass(frozen=True)
@@ -69,17 +75,22 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
         else:
             print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
 
-    items: list[Checkable] = []
-    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool:
+    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept:
         for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
             if isinstance(item, OSError):
                 problem(f"cannot read {source}: {item.strerror or item}", True)
                 continue
             vocabulary.add(item.use)
             item.use = None  # counted: a file's words are not kept
-            items.append(item)
-        items = _pruned(items, verdict, run.real_words)
-        for item, found in zip(items, pool.findings(items)):
+            read.add(item)
+        words: set[str] = set()
+        for item in _pruned(read, verdict, run.real_words):
+            words.update(w.lower() for w in item.words())
+            kept.add(item)
+        read.close()
+        if len(words) <= WEIGH_ALL:
+            pool.prepare(words)
+        for item, found in pool.findings(kept, kept.count):
             kept = [replace(f, fixable=fixable(f, row, run.write_confidence))
                     for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
             for finding in kept:
@@ -99,12 +110,12 @@ def _sources(paths: Iterable[str]) -> Iterator[Source]:
             yield path
 
 
-def _pruned(items: list[Checkable], verdict: Verdict, real_words: bool) -> list[Checkable]:
+def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> Iterator[Checkable]:
     """The items without the rows and parts whose words no finding could be reported for (`Verdict.may_keep`),
     so the model never weighs them; with real-word errors, every row stays."""
     asked: dict[tuple[str, str], bool] = {}
 
-    def may(words: frozenset[str], where: str) -> bool:
+    def may(words: tuple[str, ...], where: str) -> bool:
         for word in words:
             key = (word, where)
             if key not in asked:
@@ -113,10 +124,10 @@ def _pruned(items: list[Checkable], verdict: Verdict, real_words: bool) -> list[
                 return True
         return False
 
-    return [replace(item, rows=item.rows if real_words else [r for r in item.rows if may(r.words, "text")],
-                    literals=[p for p in item.literals if may(p.words, "literal")],
-                    identifiers=[p for p in item.identifiers if may(p.words, "identifier")])
-            for item in items]
+    for item in items:
+        yield replace(item, rows=item.rows if real_words else [r for r in item.rows if may(r.words, "text")],
+                      literals=[p for p in item.literals if may(p.words, "literal")],
+                      identifiers=[p for p in item.identifiers if may(p.words, "identifier")])
 
 
 def _fix(item: Checkable, fixes: list[Finding], prog: str) -> bool:
