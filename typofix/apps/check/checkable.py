@@ -17,11 +17,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from typofix.apps.check.regions import Scan
-from typofix.apps.check.vocabulary import WordUse
+from typofix.apps.check.vocabulary import WordUse, written_words
 from typofix.words.identifiers import identifier_parts
 
-_RUN = re.compile(r"[A-Za-z]{2,}")
+_WHOLE_RUN = re.compile(r"[A-Za-z]+")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
+_NEWLINE = re.compile("\n")
+FEW_RUNS = 32  # up to this many distinct runs to find in a file, one `str.find` each
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,16 +79,27 @@ class Checkable:
         """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
         the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
         accepted words)."""
-        found = cls(scan.path, WordUse.of(scan), python=scan.language.kind == "python",
+        masked = scan.masked
+        written = written_words(masked)
+        found = cls(scan.path, WordUse.of(scan, written), python=scan.language.kind == "python",
                     digest=text_digest(scan.text))
-        starts = []
-        for number, (start, masked) in enumerate(_lines(scan.masked), 1):
-            starts.append(start)
-            words = changing.words(_RUN.findall(masked))
-            if words or (every_line and _LETTERS.search(masked)):
-                text = scan.text[start:start + len(masked)]
-                spans = _spans(scan.strings, start, start + len(masked)) if scan.strings else ()
-                found.rows.append(Row(number, start, text, None if masked == text else masked, spans, words))
+        starts = [0, *(m.end() for m in _NEWLINE.finditer(masked))]
+        changed = {run: words for run in written if len(run) >= 2 and (words := changing.of(run))}
+        if every_line:
+            lines = [i for i, (start, end) in enumerate(zip(starts, [*starts[1:], len(masked) + 1]))
+                     if _LETTERS.search(masked, start, end)]
+            words = {line: [] for line in lines}
+        else:
+            words = {}
+        for at, run in _occurrences(masked, changed):
+            words.setdefault(bisect.bisect_right(starts, at) - 1, []).extend(changed[run])
+        for line in sorted(words):
+            start = starts[line]
+            end = starts[line + 1] - 1 if line + 1 < len(starts) else len(masked)
+            text, checked = scan.text[start:end], masked[start:end]
+            spans = _spans(scan.strings, start, end) if scan.strings else ()
+            found.rows.append(Row(line + 1, start, text, None if checked == text else checked, spans,
+                                  tuple(dict.fromkeys(words[line]))))
         found.literals = _parts(scan.literals, starts, changing)
         if identifiers:
             found.identifiers = _parts(scan.identifiers, starts, changing)
@@ -105,10 +118,11 @@ class Changing:
         self.changes, self._seen = changes, {}
 
     def words(self, runs: list[str]) -> tuple[str, ...]:
-        found = [w for run in runs for w in self._of(run)]
+        found = [w for run in runs for w in self.of(run)]
         return tuple(dict.fromkeys(found)) if found else ()
 
-    def _of(self, run: str) -> tuple[str, ...]:
+    def of(self, run: str) -> tuple[str, ...]:
+        """The words of one run that the corrector would change."""
         known = self._seen.get(run)
         if known is None:
             known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
@@ -116,16 +130,20 @@ class Changing:
         return known
 
 
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    """Each line of `text` (split at "\\n" alone, as offsets count) with where it starts, one at a time."""
-    start = 0
-    while True:
-        end = text.find("\n", start)
-        if end < 0:
-            yield start, text[start:]
-            return
-        yield start, text[start:end]
-        start = end + 1
+def _occurrences(text: str, runs: dict[str, object]) -> Iterator[tuple[int, str]]:
+    """Where each of `runs` (whole runs of letters of `text`) stands in it: found by `str.find` for a few runs,
+    by one pass over all the runs of the text for many."""
+    if len(runs) > FEW_RUNS:
+        yield from ((m.start(), m.group()) for m in _WHOLE_RUN.finditer(text) if m.group() in runs)
+        return
+    for run in runs:
+        at = text.find(run)
+        while at >= 0:
+            end = at + len(run)
+            if not (at and text[at - 1].isascii() and text[at - 1].isalpha()) and not (
+                    end < len(text) and text[end].isascii() and text[end].isalpha()):
+                yield at, run
+            at = text.find(run, end)
 
 
 def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:

@@ -61,15 +61,19 @@ class WordUse:
     language: set[str] = field(default_factory=set)  # the language's words (keywords, builtins)
 
     @classmethod
-    def of(cls, scan: Scan) -> "WordUse":
+    def of(cls, scan: Scan, written: Counter | None = None) -> "WordUse":
+        """The words of `scan`; `written`: the counts of its masked text's runs of letters, as written
+        (`written_words`), where the caller has them. Each distinct word and name is split once."""
         use = cls()
-        use.counts.update(w.lower() for w in _WORD.findall(scan.masked))
+        for word, uses in (written if written is not None else written_words(scan.masked)).items():
+            use.counts[word.lower()] += uses
         inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
         alone: set[str] = set()  # words that are a name of their own
-        for _, name in scan.identifiers:
+        for name, uses in Counter(name for _, name in scan.identifiers).items():
             parts = identifier_words(name)
-            use.counts.update(parts)
-            use.names.update(parts)
+            for part in parts:
+                use.counts[part] += uses
+                use.names[part] += uses
             if len(parts) == 1:
                 alone.update(parts)
             else:
@@ -77,18 +81,24 @@ class WordUse:
                 for part in parts:
                     inside.setdefault(part, set()).add(key)
                 if _WORD.fullmatch(name):
-                    use.names[name.lower()] += 1
+                    use.names[name.lower()] += uses
                     alone.add(name.lower())
         use.only_in = {word: next(iter(keys)) for word, keys in inside.items()
                        if len(keys) == 1 and word not in alone}
-        for _, text in scan.literals:
-            use.counts.update(identifier_words(text))
+        for text, uses in Counter(text for _, text in scan.literals).items():
+            for part in identifier_words(text):
+                use.counts[part] += uses
         use.language.update(scan.keywords)
         if scan.language.kind == "python":
             use.language.update(python_words())
         elif scan.language.kind == "code" and scan.language.lexer:
             use.language.update(lexer_words(scan.language.lexer))
         return use
+
+
+def written_words(text: str) -> Counter:
+    """The runs of ASCII letters of `text`, as written, with their counts."""
+    return Counter(_WORD.findall(text))
 
 
 class Vocabulary:
