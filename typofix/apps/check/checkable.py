@@ -72,37 +72,41 @@ class Checkable:
     identifiers: list[Part] = field(default_factory=list)
     python: bool = False
     digest: str = ""
+    offset: int = 0  # where the scanned text starts in the file's (a big file is read in blocks)
+    length: int = 0  # how long it is
+    ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
 
     @classmethod
-    def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False,
-           every_line: bool = False) -> "Checkable":
+    def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,
+           offset: int = 0, line: int = 0, ignores_file: bool = False) -> "Checkable":
         """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
         the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
-        accepted words)."""
+        accepted words). `offset` and `line`: where the scanned text starts in its file (0-based)."""
         masked = scan.masked
         written = written_words(masked)
         found = cls(scan.path, WordUse.of(scan, written), python=scan.language.kind == "python",
-                    digest=text_digest(scan.text))
+                    digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
         starts = [0, *(m.end() for m in _NEWLINE.finditer(masked))]
         changed = {run: words for run in written if len(run) >= 2 and (words := changing.of(run))}
         if every_line:
             lines = [i for i, (start, end) in enumerate(zip(starts, [*starts[1:], len(masked) + 1]))
                      if _LETTERS.search(masked, start, end)]
-            words = {line: [] for line in lines}
+            words = {i: [] for i in lines}
         else:
             words = {}
         for at, run in _occurrences(masked, changed):
             words.setdefault(bisect.bisect_right(starts, at) - 1, []).extend(changed[run])
-        for line in sorted(words):
-            start = starts[line]
-            end = starts[line + 1] - 1 if line + 1 < len(starts) else len(masked)
+        first = line
+        for number in sorted(words):
+            start = starts[number]
+            end = starts[number + 1] - 1 if number + 1 < len(starts) else len(masked)
             text, checked = scan.text[start:end], masked[start:end]
             spans = _spans(scan.strings, start, end) if scan.strings else ()
-            found.rows.append(Row(line + 1, start, text, None if checked == text else checked, spans,
-                                  tuple(dict.fromkeys(words[line]))))
-        found.literals = _parts(scan.literals, starts, changing)
+            found.rows.append(Row(first + number + 1, offset + start, text, None if checked == text else checked,
+                                  spans, tuple(dict.fromkeys(words[number]))))
+        found.literals = _parts(scan.literals, starts, changing, offset, line)
         if identifiers:
-            found.identifiers = _parts(scan.identifiers, starts, changing)
+            found.identifiers = _parts(scan.identifiers, starts, changing, offset, line)
         return found
 
     def words(self) -> set[str]:
@@ -158,14 +162,16 @@ def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[
     return tuple(found)
 
 
-def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing) -> list[Part]:
-    """The names or literals with a word the corrector would change, with their line and column."""
+def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing, offset: int = 0,
+           line: int = 0) -> list[Part]:
+    """The names or literals with a word the corrector would change, with their line and column (the scanned
+    text starting at `offset` and `line` of its file)."""
     kept = []
-    for offset, text in names:
+    for at, text in names:
         words = changing.words([p for _, p in identifier_parts(text) if len(p) >= 2])
         if words:
-            line = bisect.bisect_right(starts, offset) - 1
-            kept.append(Part(offset, line + 1, offset - starts[line] + 1, text, words))
+            number = bisect.bisect_right(starts, at) - 1
+            kept.append(Part(offset + at, line + number + 1, at - starts[number] + 1, text, words))
     return kept
 
 

@@ -38,9 +38,9 @@ class FileChecker:
         self.corrector, self.identifiers, self.real_words = corrector, identifiers, real_words
         self.changing = Changing(lambda word: not corrector.leaves_alone(word))
 
-    def checkable(self, scan: Scan) -> Checkable:
-        """What of `scan` the model must see."""
-        return Checkable.of(scan, self.changing, self.identifiers, self.real_words)
+    def checkable(self, scan: Scan, offset: int = 0, line: int = 0, ignores_file: bool = False) -> Checkable:
+        """What of `scan` the model must see (the scanned text starting at `offset` and `line` of its file)."""
+        return Checkable.of(scan, self.changing, self.identifiers, self.real_words, offset, line, ignores_file)
 
     def prepare(self, items: Iterable[Checkable]) -> None:
         """Weigh the words of all `items` now, in large batches, so that their findings come from one search."""

@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typofix.apps.check.checkable import Checkable, Row
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.reader import scan_file, scan_text
+from typofix.apps.check.reader import scan_blocks, scan_text
 
 _checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
 GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, few enough for large batches
@@ -34,14 +34,21 @@ def _start(recipe, identifiers: bool, real_words: bool) -> None:
     _checker = FileChecker(recipe.load(), identifiers, real_words)
 
 
-def _checkable(source: Source) -> Checkable | OSError:
-    """What of the file the model must see, or the error that kept it from being read (reported, the run goes
-    on)."""
+def _read(source: Source) -> Iterator[Checkable]:
+    """What of the file the model must see: one Checkable, or one a block of a big plain-text file."""
+    if isinstance(source, tuple):
+        yield _checker.checkable(scan_text(*source))
+        return
+    for block in scan_blocks(source):
+        yield _checker.checkable(block.scan, block.offset, block.line, block.ignores_file)
+
+
+def _read_all(source: Source) -> list[Checkable] | OSError:
+    """`_read`'s Checkables, or the error that kept the file from being read (reported, the run goes on)."""
     try:
-        scan = scan_text(*source) if isinstance(source, tuple) else scan_file(source)
+        return list(_read(source))
     except OSError as err:
         return err
-    return _checker.checkable(scan)
 
 
 def _findings(items: list[Checkable]) -> list[Found]:
@@ -69,8 +76,19 @@ class CheckPool:
             self._executor.shutdown(wait=True, cancel_futures=True)
 
     def checkables(self, sources: Iterable[Source]) -> Iterator[tuple[Source, Checkable | OSError]]:
-        """Each source with what of it the model must see (or the error reading it), in order."""
-        return self._ordered(_checkable, sources, keyed=True)
+        """Each source with what of it the model must see (one or more Checkables, in order), or the error
+        reading it. In one process a big file's blocks come one at a time, as they are read."""
+        if self._executor is None:
+            for source in sources:
+                try:
+                    for item in _read(source):
+                        yield source, item
+                except OSError as err:
+                    yield source, err
+            return
+        for source, items in self._ordered(_read_all, sources, keyed=True):
+            for item in [items] if isinstance(items, OSError) else items:
+                yield source, item
 
     def prepare(self, words: Iterable[str]) -> None:
         """Weigh the run's `words` now, in large batches (in one process; workers weigh each group's own)."""

@@ -75,6 +75,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
         else:
             print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
 
+    ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
     with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept:
         for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
             if isinstance(item, OSError):
@@ -82,22 +83,30 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 continue
             vocabulary.add(item.use)
             item.use = None  # counted: a file's words are not kept
+            if item.ignores_file:  # (a big file's block: the blocks before it are held already)
+                ignored.add(item.path)
             read.add(item)
         words: set[str] = set()
-        for item in _pruned(read, verdict, run.real_words):
+        for item in _pruned((item for item in read if item.path not in ignored), verdict, run.real_words):
             words.update(w.lower() for w in item.words())
             kept.add(item)
         read.close()
         if len(words) <= WEIGH_ALL:
             pool.prepare(words)
+        fixing: list[tuple[Checkable, list[Finding]]] = []  # a file's parts and their fixes, until it is done
         for item, found in pool.findings(kept, kept.count):
-            kept = [replace(f, fixable=fixable(f, row, run.write_confidence))
-                    for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
-            for finding in kept:
+            reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
+                        for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
+            for finding in reported:
                 print(finding_line(finding, run.as_json), flush=True)
-            outcome.findings += len(kept)
+            outcome.findings += len(reported)
             if run.write:
-                outcome.errors += not _fix(item, [f for f in kept if f.fixable], prog)
+                if fixing and fixing[0][0].path != item.path:
+                    outcome.errors += not _fix(fixing, prog)
+                    fixing = []
+                fixing.append((item, [f for f in reported if f.fixable]))
+        if fixing:
+            outcome.errors += not _fix(fixing, prog)
     return outcome
 
 
@@ -130,14 +139,16 @@ def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> I
                       identifiers=[p for p in item.identifiers if may(p.words, "identifier")])
 
 
-def _fix(item: Checkable, fixes: list[Finding], prog: str) -> bool:
-    """Apply `fixes` (the fixable findings) to the file, read again; False (after one line on stderr) when it
-    cannot be done."""
+def _fix(parts: list[tuple[Checkable, list[Finding]]], prog: str) -> bool:
+    """Apply the fixes of a file's parts (its fixable findings) to the file, read again; False (after one line
+    on stderr) when it cannot be done."""
+    fixes = [f for _, found in parts for f in found]
     if not fixes:
         return True
+    item = parts[0][0]
     try:
         text = read_text(item.path)
-        if text_digest(text) != item.digest:
+        if any(text_digest(text[p.offset:p.offset + p.length]) != p.digest for p, _ in parts):
             raise FixError(f"not fixed {item.path}: it changed while it was checked")
         write_fixes(item.path, text, fixes, python=item.python)
     except FixError as err:
