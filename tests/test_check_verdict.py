@@ -27,7 +27,8 @@ def vocabulary_of(*files: tuple[str, str], known=None) -> Vocabulary:
 
 def test_the_code_names_and_the_language_are_vocabulary():
     vocabulary = vocabulary_of(("a.py", "import numpy as np\n\ndef parseArgs(kwargs, proto):\n    return elif_x\n"
-                                        "proto = proto + proto + proto\n"), ("b.py", "parse_file = recieve_mesage = 1\n"))
+                                        "proto = proto + proto + proto\n"),
+                                ("b.py", "parse_file = recieve_mesage = 1\n"))
     for word in ("numpy", "np", "parse", "kwargs", "elif", "len", "str", "sys"):
         assert vocabulary.accepts(word, "x"), word
     # a word only ever part of one name (however often it is used) names nothing of its own

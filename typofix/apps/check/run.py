@@ -2,9 +2,10 @@
 
 Two passes. The first reads every file (tokenizers only, and the dictionary: no model) and adds its words to
 the vocabulary, keeping of each file only the lines and names holding a word the corrector would change
-(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the words no finding could be reported for, whatever the model says
-(the project's names, its languages' words: `Verdict.may_keep`), are left out, the run's distinct words are
-weighed once, in large batches, and each file's findings are streamed in file order, fixing the file (-w:
+(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the words
+no finding could be reported for, whatever the model says (the project's names, its languages' words:
+`Verdict.may_keep`), are left out, the run's distinct words are weighed once, in large batches, and each
+file's findings are streamed in file order, fixing the file (-w:
 the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
 the text that was checked) before going on. The vocabulary must have seen every file before any finding is
 judged, so the first finding comes after the first pass.
