@@ -111,9 +111,11 @@ informal-dev: $(STAMP) ## outputs/informal-all: the dev prose with every eligibl
 
 CSPELL ?= $(shell command -v cspell)
 
-bench-check: $(STAMP) ## typofix check beside codespell, typos-cli and cspell (CSPELL=path; npm install cspell@9) on this tree and the stdlib -> docs/check.md
+BIG ?= 50
+
+bench-check: $(STAMP) ## typofix check beside codespell, typos-cli and cspell (CSPELL=path; npm install cspell@9) on this tree, the stdlib and a BIG MB text (0: not): time, CPU, peak RSS, findings -> docs/check.md
 	$(BIN)/python -m pip install -q codespell typos
-	$(BIN)/python -m bench.check_peers --out docs/check.md $(if $(CSPELL),--cspell $(CSPELL))
+	$(BIN)/python -m bench.check_peers --out docs/check.md --big $(BIG) $(if $(CSPELL),--cspell $(CSPELL))
 
 WILD ?= ../shared/eval/wild
 

@@ -561,3 +561,24 @@ def test_informal_main_writes_the_set(tmp_path):
     assert (tmp_path / "set" / "clean.txt").read_bytes() == source.read_bytes()
     assert "5 slips in 10 tokens" in (tmp_path / "set" / "README.md").read_text()
     assert run.prose_sets([tmp_path / "set"])[0].source.startswith("Clean text (`")
+
+
+# --- check_peers: what each tool costs -------------------------------------------------------------------
+
+def test_check_peers_measures_a_child_alone_its_output_time_and_memory(tmp_path):
+    import gzip
+    import sys
+
+    from bench.check_peers import man_text, run_tool
+    done = run_tool([sys.executable, "-c", "import sys, time; print('first', flush=True); time.sleep(0.3); "
+                                           "block = bytearray(80_000_000); block[::4096] = b'x' * len(block[::4096]); "
+                                           "print('last')"])
+    assert (done.stdout, done.returncode) == ("first\nlast\n", 0)
+    assert done.rss_mb >= 80  # the child's own peak, not this process's
+    assert done.first is not None and done.first < done.seconds and done.seconds >= 0.3 and done.cpu > 0
+    pages = tmp_path / "man1"
+    pages.mkdir()
+    for name in ("a.1", "b.1"):
+        (pages / f"{name}.gz").write_bytes(gzip.compress(b".TH A 1\nsome text here\n" * 30_000))
+    [made] = man_text(tmp_path, 1, folder=tmp_path)
+    assert Path(made).stat().st_size == 1_000_000

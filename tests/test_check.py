@@ -271,3 +271,59 @@ def test_real_words_are_reported_never_rewritten(tmp_path, config):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == ('{"input": "I came form the city.\\n", "output": "I came form the city.\\n", '
                                    '"real_words": [{"offset": 7, "word": "form", "likelier": "from"}]}')
+
+
+def test_a_typo_is_reported_every_time_even_where_a_name_holds_it(tmp_path, config):
+    """A typo repeated in a file is reported at each place; a word the code uses only inside one name
+    (`recieve_mesage`) does not excuse the same misspelling in a comment."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Anothr day went by.\nAnothr night came.\n")
+    code = tmp_path / "send.py"
+    code.write_text("recieve_mesage = 1\n# Send the mesage again.\nprint(recieve_mesage)\n")
+    done = typofix("check", str(notes), str(code), config=config)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [f"{notes}:1:1: Anothr ==> Another", f"{notes}:2:1: Anothr ==> Another",
+                                        f"{code}:2:12: mesage ==> message"]
+
+
+def test_standard_input_is_checked_as_a_file_named_dash(tmp_path, config):
+    done = typofix("check", "-", config=config, stdin="We recieved teh letter.\n")
+    assert (done.returncode, done.stdout) == (1, "-:1:4: recieved ==> received\n-:1:13: teh ==> the\n"), done.stderr
+    done = typofix("check", "-w", "-", config=config, stdin="We recieved it.\n")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "standard input" in done.stderr
+
+
+def _as_a_user(args: list[str]) -> list[str]:
+    """`args` run as a user without root's right to read any folder: root maps itself to an ordinary user
+    in a user namespace (the files root owns are then that user's, and their mode bits hold)."""
+    if os.geteuid() != 0:
+        return args
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "--user", "--map-user=1000", "--map-group=1000", "true"], capture_output=True).returncode:
+        pytest.skip("running as root, and no user namespace to run as an ordinary user")
+    return ["unshare", "--user", "--map-user=1000", "--map-group=1000", *args]
+
+
+def test_what_cannot_be_read_is_one_line_and_exit_2_a_binary_file_named_a_note(tmp_path, config):
+    tree = tmp_path / "tree"
+    (tree / "locked").mkdir(parents=True)
+    (tree / "locked" / "hidden.txt").write_text("teh\n")
+    (tree / "ok.txt").write_text("A speling here.\n")
+    (tree / "secret.txt").write_text("recieved\n")
+    (tree / "data.bin").write_bytes(b"teh\0recieved")
+    for name in ("locked", "secret.txt"):
+        (tree / name).chmod(0)
+    try:
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(config)}
+        done = subprocess.run(_as_a_user([sys.executable, "-m", "typofix", "check", str(tree),
+                                          str(tree / "data.bin")]), capture_output=True, text=True, env=env,
+                              timeout=300)
+    finally:
+        for name in ("locked", "secret.txt"):
+            (tree / name).chmod(0o700)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == f"{tree / 'ok.txt'}:1:3: speling ==> spelling\n"
+    assert sorted(done.stderr.splitlines()) == [
+        f"typofix: error: cannot read {tree / 'locked'}: Permission denied",
+        f"typofix: error: cannot read {tree / 'secret.txt'}: Permission denied",
+        f"typofix: note: skipped {tree / 'data.bin'}: a binary file"]

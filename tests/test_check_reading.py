@@ -8,7 +8,7 @@ import pytest
 from typofix.apps.check.languages import Language, language_of
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
 from typofix.apps.check.prose import mask_markdown, mask_rst
-from typofix.apps.check.reader import scan_text
+from typofix.apps.check.reader import scan_blocks, scan_text
 
 
 def words(masked: str) -> list[str]:
@@ -102,3 +102,24 @@ def test_inline_ignores():
     assert words(scan.masked) == []
     scan = scan_text("doc.md", "Write `typofix: ignore-file` on a line of its own.\nteh\n")
     assert words(scan.masked) == ["Write", "on", "a", "line", "of", "its", "own.", "teh"]  # a mention is no mark
+
+
+def test_a_big_plain_text_is_read_in_blocks_that_read_as_the_whole_file(tmp_path):
+    """Each block is cut after a blank line (no code span of plain text goes past one), so the blocks' masked
+    texts put together are the whole file's, and each block knows where it starts."""
+    paragraph = ("We use `a code\nspan` and call(x) here, then recieve it.\n\nAnothr line with `x`.\n"
+                 "No blank line here\n" * 3 + "\n")
+    text = paragraph * 40 + "the end, no newline"
+    path = tmp_path / "notes.txt"
+    path.write_text(text)
+    blocks = list(scan_blocks(str(path), block=300))
+    assert len(blocks) > 10 and all(len(b.scan.text) <= 300 for b in blocks)
+    assert "".join(b.scan.text for b in blocks) == text
+    assert "".join(b.scan.masked for b in blocks) == scan_text(str(path), text).masked
+    for block in blocks:
+        assert block.offset == text.index(block.scan.text, block.offset)
+        assert block.line == text.count("\n", 0, block.offset)
+    assert [b.scan for b in scan_blocks(str(path), block=len(text))] == [scan_text(str(path), text)]
+    assert not any(b.ignores_file for b in blocks)
+    path.write_text(text + "\n# typofix: ignore-file\n")
+    assert list(scan_blocks(str(path), block=300))[-1].ignores_file

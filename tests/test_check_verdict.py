@@ -27,9 +27,13 @@ def vocabulary_of(*files: tuple[str, str], known=None) -> Vocabulary:
 
 def test_the_code_names_and_the_language_are_vocabulary():
     vocabulary = vocabulary_of(("a.py", "import numpy as np\n\ndef parseArgs(kwargs, proto):\n    return elif_x\n"
-                                        "proto = proto + proto + proto\n"))
+                                        "proto = proto + proto + proto\n"),
+                                ("b.py", "parse_file = recieve_mesage = 1\n"))
     for word in ("numpy", "np", "parse", "kwargs", "elif", "len", "str", "sys"):
         assert vocabulary.accepts(word, "x"), word
+    # a word only ever part of one name (however often it is used) names nothing of its own
+    assert not vocabulary.accepts("mesage", "message") and not vocabulary.accepts("file", "x")
+    assert vocabulary.accepts("parseargs", "parsers")  # the whole name is a name
     assert vocabulary.accepts("proto", "porto")  # a swap of a common word, but the code names it, often
     vocabulary = vocabulary_of(("a.py", "teh = 1\n# teh end\n"))
     assert not vocabulary.accepts("teh", "the")  # a variable named after a typo excuses it nowhere
@@ -64,10 +68,33 @@ def test_verdict_rules():
         finding("kubernets", "kubernetes", -1.5), "kubernets")  # near one of the user's words
 
 
+def test_may_keep_leaves_out_only_words_that_no_finding_of_could_be_kept():
+    """What the model is spared (`Verdict.may_keep` False) is never reported, whatever it would say."""
+    vocabulary = vocabulary_of(("a.py", "import numpy as np\nproto = parse_args = parse_file = 1\n"
+                                        "teh_x = teh_y = 1\n"), known={"recieve": frozenset({"receive"})})
+    corrections = ["the", "receive", "parser", "porto", "proton", "numpy", "nap", "pa", "args"]
+    for known_only in (False, True):
+        verdict = Verdict(vocabulary, 2.0, known_only, vocabulary.known)
+        for word in ("np", "numpy", "parse", "proto", "teh", "recieve", "Recieve", "zorbl", "args"):
+            for where in ("text", "literal", "identifier"):
+                if verdict.may_keep(word, where):
+                    continue
+                for correction in corrections:
+                    for confidence in (-1.0, 2.5, 9.0):
+                        assert not verdict.keep(finding(word, correction, confidence, where=where), word), (
+                            word, where, correction, confidence)
+    verdict = Verdict(vocabulary, 2.0)
+    assert not verdict.may_keep("numpy", "text") and not verdict.may_keep("parse", "text")  # the code's names
+    assert verdict.may_keep("teh", "text") and verdict.may_keep("zorbl", "text")  # a slip; a word no one names
+    assert not verdict.may_keep("zorbl", "literal") and verdict.may_keep("recieve", "literal")  # a key; a slip
+
+
 def test_word_relations():
     assert is_swap("teh", "the") and is_swap("recieve", "receive") and not is_swap("the", "then")
     assert is_derived("invoker", "invoked") and is_derived("unclosed", "enclosed")
     assert not is_derived("kubernets", "kubernetes") and not is_derived("outsite", "outside")
+    # -r for -er is a letter left out, as -s for -es and -d for -ed are: no other ending
+    assert not is_derived("anothr", "another") and is_derived("escaper", "escape")
     assert is_name("Lingl", "Gregor Lingl", 7) and not is_name("Recieve", "Recieve it", 0)
     assert is_affix(" -ness", 2, 6) and is_affix("ough->uf", 0, 4) and not is_affix("well-known", 5, 10)
 

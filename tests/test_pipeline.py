@@ -83,6 +83,24 @@ def test_corrections_say_where_what_and_why(corrector):
     assert corrector.corrections_many(["the fox", ""]) == [[], []]
 
 
+def test_weigh_gives_the_search_that_text_correction_uses_and_its_margins(corrector):
+    """A word's corrections and own score from `weigh` are those its `trace` scores, and a text corrected after
+    it gets the first of them: one search, remembered, not two."""
+    weighed = corrector.weigh(["Speling", "recieve"])
+    assert set(weighed) == {"speling", "recieve"}
+    for word, found in weighed.items():
+        final = corrector.trace([word])[word].final
+        assert found.own == pytest.approx(final[word].score)
+        assert [c.word for c in found.corrections] == [w for w in sorted(final, key=lambda w: -final[w].score)
+                                                        if w != word][:len(found.corrections)]
+        best = found.corrections[0]
+        assert found.margin(best.word) == pytest.approx(final[best.word].score - final[word].score)
+        assert found.margin(word) == 0.0 and found.margin("notacandidate") is None
+    [[change]] = corrector.corrections_many(["speling"])
+    margin = weighed["speling"].margin(change.after)
+    assert (margin is not None and margin >= SMALL.min_confidence) == (change.after != "speling")
+
+
 def test_real_word_errors_are_reported_as_corrections(corrector):
     """`form` between `came` and `the` is far likelier `from`: a "real-word" correction, never applied."""
     text = "The letter came form the office."

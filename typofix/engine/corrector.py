@@ -18,7 +18,7 @@ from typofix.engine.inputs import takes_text, takes_texts
 from typofix.engine.passes import BATCH_SIZE, Passes
 from typofix.engine.pipeline import REAL_WORD_GAIN, TextPipeline
 from typofix.engine.ranking import FittedScorer, Ranker, table_path
-from typofix.engine.results import Correction, Suggestion, Trace
+from typofix.engine.results import Correction, Suggestion, Trace, Weighed
 from typofix.engine.search import LexiconConstraint
 from typofix.engine.settings import DecodingSettings
 from typofix.engine.sounds import Sounds
@@ -30,7 +30,7 @@ from typofix.words.text import MAX_WORD_LEN
 from typofix.words.vocab import Vocab
 
 __all__ = ["Corrector", "Correction", "DecodingSettings", "Detection", "ModelError", "Suggestion", "Trace",
-           "load_stepper"]
+           "Weighed", "load_stepper"]
 
 # A user's own word has no corpus count; this one (about the 30,000th most frequent listed word's) lets it win
 # where it is the closest word without outranking common words one edit away.
@@ -121,9 +121,26 @@ class Corrector:
         return self.pipeline.correct_many(texts, separate=True)
 
     @takes_texts
-    def corrections_many(self, texts: list[str]) -> list[list[Correction]]:
-        """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order."""
-        return self.pipeline.corrections_many(texts)
+    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None
+                         ) -> list[list[Correction]]:
+        """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order; the texts are
+        one document, or continue `document` (a file read in parts)."""
+        return self.pipeline.corrections_many(texts, document)
+
+    @takes_texts
+    def weigh(self, words: Iterable[str]) -> dict[str, Weighed]:
+        """Per lowercase word: its corrections, best first, and its own score (`Weighed`), from the search that
+        correcting text uses, remembered: weigh a run's distinct words first, in one large batch, and the texts
+        corrected after are decided from the same search (a finding's confidence is `Weighed.margin`)."""
+        return {word: Weighed(word, keep.score if keep is not None else None,
+                              tuple(Suggestion(c.word, c.score, word) for c in others))
+                for word, (others, keep) in self.pipeline.weigh(words).items()}
+
+    @takes_text
+    def leaves_alone(self, word: str) -> bool:
+        """True for a word, as written, that correcting text never changes: accepted, and not a word the
+        dictionary writes with capitals typed in lower case (`debian`: Debian)."""
+        return self.is_accepted(word) and self.pipeline.recased(word) is None
 
     @takes_texts
     def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None

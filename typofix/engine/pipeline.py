@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -83,9 +83,11 @@ class TextPipeline:
         return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
                 for t, pieces in enumerate(split)]
 
-    def corrections_many(self, texts: list[str]) -> list[list[Correction]]:
-        """Per text, what `correct_many` changes in it, in text order."""
-        split, chosen = self._choose(texts)
+    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None
+                         ) -> list[list[Correction]]:
+        """Per text, what `correct_many` changes in it, in text order (the texts one document, or continuing
+        `document`)."""
+        split, chosen = self._choose(texts, document)
         found = []
         for t, pieces in enumerate(split):
             offset, changes = 0, []
@@ -281,15 +283,8 @@ class TextPipeline:
         accepted = {word for word in written if self.is_accepted(word)}  # each distinct word judged once
         to_correct = written - accepted
         recased = {word: form for word in accepted if (form := self.recased(word)) is not None}
-        words = {word.lower() for word in to_correct}
-        if len(self._candidates) + len(words) > _CACHE_SIZE:
-            self._candidates.clear()  # bounded memory on endless streams
+        self._search({word.lower() for word in to_correct})
         k = CONTEXT_CANDIDATES if self.uses_context else 1
-        if self.settings.use_lexicon:
-            self._candidates.update(self.passes.judged(sorted(words - self._candidates.keys()), k))
-        else:
-            self._candidates.update((w, (c, None)) for w, c in self.passes.rank(
-                sorted(words - self._candidates.keys()), k).items())
         near = self.settings.context_max_edits
         chosen = {}  # (text, piece) -> correction of each word to correct
         repairs = set()  # (text, piece) whose answer is sure by rule, not the engine's guess
@@ -350,6 +345,31 @@ class TextPipeline:
                     if (t, i) not in repairs and fixed.lower() != split[t][i].text.lower()
                     and self._candidates[split[t][i].text.lower()][1] is not None}
         return Proposals(split, starts, chosen, proposed, repeats)
+
+    def weigh(self, words: Iterable[str]) -> dict[str, tuple[list[Candidate], Candidate | None]]:
+        """Per lowercase word: its `CONTEXT_CANDIDATES` best corrections (best first, the word itself not among
+        them) and its own candidate (None: characters the model cannot read; without a lexicon, the model's
+        own outputs and None), from the one search that correcting text uses and remembers: a caller that
+        weighs a run's words first, in one large batch, corrects its texts from the same search after."""
+        wanted = {w.lower() for w in words}
+        self._search(wanted)
+        return {w: self._candidates[w] for w in wanted}
+
+    def _search(self, words: set[str]) -> None:
+        """Search the lowercase `words` not yet remembered, in shared batches, and remember them."""
+        new = sorted(words - self._candidates.keys())
+        if not new:
+            return
+        if len(self._candidates) + len(new) > _CACHE_SIZE:
+            self._candidates.clear()  # bounded memory on endless streams
+            new = sorted(words)
+        if self.settings.use_lexicon:
+            # As many as a text's context may choose from, with a context or not: the search does not depend on
+            # how many are kept, and `weigh` hands out the runners-up.
+            self._candidates.update(self.passes.judged(new, CONTEXT_CANDIDATES))
+        else:  # the model alone: its beam is as wide as the candidates asked for
+            k = CONTEXT_CANDIDATES if self.uses_context else 1
+            self._candidates.update((w, (c, None)) for w, c in self.passes.rank(new, k).items())
 
     def _in_prose(self, text: str, word: str, start: int) -> bool:
         """Whether `word`, at `start` in `text`, stands in English prose: a plain token on a line that is no code

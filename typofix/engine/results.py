@@ -67,6 +67,26 @@ class Correction:
 
 
 @dataclass(frozen=True)
+class Weighed:
+    """A word as correcting text weighs it (`Corrector.weigh`): its `corrections`, best first (scores on the
+    ranking's scale, `typo` the lowercase word), and the word's own score `own`, which the confidence rule
+    weighs them against (None: characters the model cannot read, or the model alone, with no own score)."""
+
+    word: str
+    own: float | None
+    corrections: tuple[Suggestion, ...] = ()
+
+    def margin(self, correction: str) -> float | None:
+        """How far `correction` (lowercase) beats the word itself: its score minus the word's own (the word
+        itself: 0); None when it is not among the corrections or the word has no own score."""
+        if self.own is None:
+            return None
+        if correction == self.word:
+            return 0.0
+        return next((c.score - self.own for c in self.corrections if c.word == correction), None)
+
+
+@dataclass(frozen=True)
 class TracedCandidate:
     """One candidate as a pass scored it: the word, log P_model(word | typo) with EOS included (0 without a
     network), the decoder steps (its characters + EOS), its edits from the typo (OSA), its log prior in the

@@ -15,6 +15,11 @@ _IGNORE_LINE = re.compile(r"typofix:\s*ignore\b(?!-)")
 _IGNORE_FILE = re.compile(r"^\W*typofix:\s*ignore-file\W*$", re.MULTILINE)
 
 
+def ignores_file(text: str) -> bool:
+    """Whether `text` holds the mark that leaves its whole file unchecked."""
+    return "typofix:" in text and _IGNORE_FILE.search(text) is not None
+
+
 def apply_ignores(scan: Scan) -> Scan:
     """`scan` with the ignored lines (or, for an ignored file, everything) blanked and their names and
     literals left out."""

@@ -1,6 +1,11 @@
-"""`check --jobs N`: the files read and checked in N worker processes, each with its own Corrector, results
-handed back in file order, so the output is that of one process. Without --jobs (or with 1) the same
-calls run here, in order. Workers are spawned, not forked (as `typofix.engine.jobs` explains)."""
+"""`check --jobs N`: the files read, and their words weighed and checked, in N worker processes, each with its
+own Corrector, results handed back in file order, so the output is that of one process. Without --jobs (or
+with 1) the same calls run here, in order. Workers are spawned, not forked (as `typofix.engine.jobs`
+explains).
+
+Reading is a task a file. Checking is a task a group of files: a worker weighs the group's distinct words in
+one batch (`FileChecker.prepare`), then finds each file's typos from that search; one process weighs all the
+run's words at once."""
 
 from __future__ import annotations
 
@@ -10,12 +15,17 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
+from typofix.apps.check.checkable import Checkable, Row
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.reader import scan_file
-from typofix.apps.check.regions import Scan
+from typofix.apps.check.reader import scan_blocks, scan_text
 
 _checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
+GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, few enough for large batches
+MAX_GROUP = 2000  # files in one check task at most
+
+Source = str | tuple[str, str]  # a file's path, or a name and the text read for it (standard input)
+Found = list[tuple[Finding, Row | None]]
 
 
 def _start(recipe, identifiers: bool, real_words: bool) -> None:
@@ -24,20 +34,30 @@ def _start(recipe, identifiers: bool, real_words: bool) -> None:
     _checker = FileChecker(recipe.load(), identifiers, real_words)
 
 
-def _scan(path: str) -> Scan | OSError:
-    """The file's Scan, or the error that kept it from being read (reported, the run goes on)."""
+def _read(source: Source) -> Iterator[Checkable]:
+    """What of the file the model must see: one Checkable, or one a block of a big plain-text file."""
+    if isinstance(source, tuple):
+        yield _checker.checkable(scan_text(*source))
+        return
+    for block in scan_blocks(source):
+        yield _checker.checkable(block.scan, block.offset, block.line, block.ignores_file)
+
+
+def _read_all(source: Source) -> list[Checkable] | OSError:
+    """`_read`'s Checkables, or the error that kept the file from being read (reported, the run goes on)."""
     try:
-        return scan_file(path)
+        return list(_read(source))
     except OSError as err:
         return err
 
 
-def _findings(scan: Scan) -> list[Finding]:
-    return _checker.findings(scan)
+def _findings(items: list[Checkable]) -> list[Found]:
+    _checker.prepare(items)
+    return [_checker.findings(item) for item in items]
 
 
 class CheckPool:
-    """Scans and findings of many files, in their order, in `jobs` processes (1: this one)."""
+    """Checkables and findings of many files, in their order, in `jobs` processes (1: this one)."""
 
     def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False):
         self.jobs = jobs
@@ -55,20 +75,61 @@ class CheckPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
 
-    def scans(self, paths: Iterable[str]) -> Iterator[Scan | OSError]:
-        return self._ordered(_scan, paths)
-
-    def findings(self, scans: Iterable[Scan]) -> Iterator[list[Finding]]:
-        return self._ordered(_findings, scans)
-
-    def _ordered(self, function: Callable, arguments: Iterable) -> Iterator:
+    def checkables(self, sources: Iterable[Source]) -> Iterator[tuple[Source, Checkable | OSError]]:
+        """Each source with what of it the model must see (one or more Checkables, in order), or the error
+        reading it. In one process a big file's blocks come one at a time, as they are read."""
         if self._executor is None:
-            yield from map(function, arguments)
+            for source in sources:
+                try:
+                    for item in _read(source):
+                        yield source, item
+                except OSError as err:
+                    yield source, err
             return
-        pending: deque[Future] = deque()
+        for source, items in self._ordered(_read_all, sources, keyed=True):
+            for item in [items] if isinstance(items, OSError) else items:
+                yield source, item
+
+    def prepare(self, words: Iterable[str]) -> None:
+        """Weigh the run's `words` now, in large batches (in one process; workers weigh each group's own)."""
+        if self._executor is None:
+            _checker.prepare_words(words)
+
+    def findings(self, items: Iterable[Checkable], count: int) -> Iterator[tuple[Checkable, Found]]:
+        """Each of the `count` items with its findings (unfiltered), in order."""
+        if self._executor is None:
+            for item in items:
+                yield item, _checker.findings(item)
+            return
+        for group, found in self._ordered(_findings, _groups(items, count, self.jobs * GROUPS_PER_JOB),
+                                          keyed=True):
+            yield from zip(group, found)
+
+    def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False) -> Iterator:
+        if self._executor is None:
+            for argument in arguments:
+                yield (argument, function(argument)) if keyed else function(argument)
+            return
+        pending: deque[tuple[object, Future]] = deque()
         for argument in arguments:
-            pending.append(self._executor.submit(function, argument))
+            pending.append((argument, self._executor.submit(function, argument)))
             if len(pending) >= 4 * self.jobs:  # bounded: a big tree is not all in flight at once
-                yield pending.popleft().result()
+                argument, future = pending.popleft()
+                yield (argument, future.result()) if keyed else future.result()
         while pending:
-            yield pending.popleft().result()
+            argument, future = pending.popleft()
+            yield (argument, future.result()) if keyed else future.result()
+
+
+def _groups(items: Iterable[Checkable], count: int, groups: int) -> Iterator[list[Checkable]]:
+    """The `count` `items` in about `groups` runs of consecutive items (at most `MAX_GROUP` each: a group is
+    held in memory)."""
+    share = max(1, min(MAX_GROUP, -(-count // max(groups, 1))))
+    group = []
+    for item in items:
+        group.append(item)
+        if len(group) >= share:
+            yield group
+            group = []
+    if group:
+        yield group

@@ -29,6 +29,12 @@ _FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12+ splits
 _FSTRING_END = getattr(tokenize, "FSTRING_END", None)
 
 
+_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")  # where a statement's statements are
+_MATCH_CASE = getattr(ast, "match_case", ast.AST)  # Python 3.10+: a case of `match`, which holds a body
+_NEWLINE = re.compile("\n")
+
+
 @lru_cache(maxsize=1)
 def python_words() -> frozenset[str]:
     """Python's own words, lowercase: keywords, soft keywords, builtins and the standard library's modules."""
@@ -45,19 +51,27 @@ def docstring_starts(text: str) -> set[tuple[int, int]] | None:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     starts = set()
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+    # Statements only: a docstring is the first statement of a module, class or function, and those are found
+    # among statements (walking every expression node too took most of the time)
+    bodies = [tree]
+    while bodies:
+        node = bodies.pop()
+        if isinstance(node, _DOCUMENTED) and node.body:
             first = node.body[0]
             if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
                     and isinstance(first.value.value, str)):
                 starts.add((first.value.lineno, first.value.col_offset))
+        for field in _BODIES:
+            for child in getattr(node, field, ()):
+                if isinstance(child, (ast.stmt, ast.excepthandler, _MATCH_CASE)):
+                    bodies.append(child)
     return starts
 
 
 def scan_python(path: str, text: str) -> Scan | None:
     """The Scan of Python source; None when Python's tokenizer cannot read it (Python 2, a template)."""
     starts = [0]
-    starts.extend(i + 1 for i, ch in enumerate(text) if ch == "\n")
+    starts.extend(m.end() for m in _NEWLINE.finditer(text))
     docstrings = docstring_starts(text)
     regions = Regions(text)
     recent: list[str] = []  # the last few significant tokens, to see `re.compile(` before a literal

@@ -1,26 +1,39 @@
-"""One `typofix check` run: walk, read, learn the project's vocabulary, check, report, fix.
+"""One `typofix check` run: walk, read, learn the project's vocabulary, weigh, check, report, fix.
 
-Two passes over the files. The first reads every file (no model: tokenizers only) and adds its words to
-the vocabulary; the second runs the model on each file's text and streams its findings as each file is
-done, in file order, fixing the file (-w: the findings `typofix.apps.check.writable` calls fixable) before
-going on. The vocabulary must have seen every file before any finding is judged, so the first finding comes
-after the first pass.
+Two passes. The first reads every file (tokenizers only, and the dictionary: no model) and adds its words to
+the vocabulary, keeping of each file only the lines and names holding a word the corrector would change
+(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the words
+no finding could be reported for, whatever the model says (the project's names, its languages' words:
+`Verdict.may_keep`), are left out, the run's distinct words are weighed once, in large batches, and each
+file's findings are streamed in file order, fixing the file (-w:
+the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
+the text that was checked) before going on. The vocabulary must have seen every file before any finding is
+judged, so the first finding comes after the first pass.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from typofix.apps.check.checkable import Checkable, text_digest
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, write_fixes
 from typofix.apps.check.known import known_misspellings
-from typofix.apps.check.pool import CheckPool
-from typofix.apps.check.regions import Scan
+from typofix.apps.check.pool import CheckPool, Source
+from typofix.apps.check.reader import read_text
+from typofix.apps.check.spool import Spool
 from typofix.apps.check.verdict import Verdict
-from typofix.apps.check.vocabulary import Vocabulary, WordUse
-from typofix.apps.check.walk import Selection, files_to_check
+from typofix.apps.check.vocabulary import Vocabulary
+from typofix.apps.check.walk import STDIN, Selection, files_to_check
 from typofix.apps.check.writable import fixable
 from typofix.files.exits import fail
+
+
+# A run's distinct words are weighed at once up to this many (more: each file's as it comes, since the engine
+# remembers about 100,000 words' candidates and would forget the first before their files were checked)
+WEIGH_ALL = 50_000
 
 
 @dataclass(frozen=True)
@@ -44,47 +57,105 @@ class CheckRun:
 @dataclass
 class Outcome:
     findings: int = 0
-    errors: int = 0  # files that could not be read or fixed
+    errors: int = 0  # files and folders that could not be read, files that could not be fixed
 
 
 def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     """Check as `run` says with the corrector `recipe` builds (`typofix.engine.jobs.CorrectorRecipe`);
-    findings go to stdout as they are found, errors to stderr, one line each."""
+    findings go to stdout as they are found, errors and notes to stderr, one line each."""
     outcome = Outcome()
     known = known_misspellings()
     vocabulary = Vocabulary(known)
     verdict = Verdict(vocabulary, run.min_confidence, run.known_only, known, run.identifiers,
                       frozenset(run.user_words))
-    paths = list(files_to_check(run.paths, run.selection))
-    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool:
-        scans: list[Scan] = []
-        for path, scan in zip(paths, pool.scans(paths)):
-            if isinstance(scan, OSError):
-                fail(prog, f"cannot read {path}: {scan.strerror or scan}", 2)
-                outcome.errors += 1
+
+    def problem(message: str, error: bool) -> None:
+        if error:
+            fail(prog, message, 2)
+            outcome.errors += 1
+        else:
+            print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
+
+    ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
+    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept:
+        for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
+            if isinstance(item, OSError):
+                problem(f"cannot read {source}: {item.strerror or item}", True)
                 continue
-            vocabulary.add(WordUse.of(scan))
-            scans.append(scan)
-        for scan, found in zip(scans, pool.findings(scans)):
-            kept = [replace(f, fixable=fixable(f, scan, run.write_confidence))
-                    for f in found if verdict.keep(f, scan.masked)]
-            for finding in kept:
+            vocabulary.add(item.use)
+            item.use = None  # counted: a file's words are not kept
+            if item.ignores_file:  # (a big file's block: the blocks before it are held already)
+                ignored.add(item.path)
+            read.add(item)
+        words: set[str] = set()
+        for item in _pruned((item for item in read if item.path not in ignored), verdict, run.real_words):
+            words.update(w.lower() for w in item.words())
+            kept.add(item)
+        read.close()
+        if len(words) <= WEIGH_ALL:
+            pool.prepare(words)
+        fixing: list[tuple[Checkable, list[Finding]]] = []  # a file's parts and their fixes, until it is done
+        for item, found in pool.findings(kept, kept.count):
+            reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
+                        for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
+            for finding in reported:
                 print(finding_line(finding, run.as_json), flush=True)
-            outcome.findings += len(kept)
+            outcome.findings += len(reported)
             if run.write:
-                outcome.errors += not _fix(scan, [f for f in kept if f.fixable], prog)
+                if fixing and fixing[0][0].path != item.path:
+                    outcome.errors += not _fix(fixing, prog)
+                    fixing = []
+                fixing.append((item, [f for f in reported if f.fixable]))
+        if fixing:
+            outcome.errors += not _fix(fixing, prog)
     return outcome
 
 
-def _fix(scan: Scan, fixes: list[Finding], prog: str) -> bool:
-    """Apply `fixes` (the fixable findings) to the file; False (after one line on stderr) when it cannot be
-    done."""
+def _sources(paths: Iterable[str]) -> Iterator[Source]:
+    """The files to read; standard input (`-`) read here, once, as a text named `-`."""
+    for path in paths:
+        if path == STDIN:
+            yield path, sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+        else:
+            yield path
+
+
+def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> Iterator[Checkable]:
+    """The items without the rows and parts whose words no finding could be reported for (`Verdict.may_keep`),
+    so the model never weighs them; with real-word errors, every row stays."""
+    asked: dict[tuple[str, str], bool] = {}
+
+    def may(words: tuple[str, ...], where: str) -> bool:
+        for word in words:
+            key = (word, where)
+            if key not in asked:
+                asked[key] = verdict.may_keep(word, where)
+            if asked[key]:
+                return True
+        return False
+
+    for item in items:
+        yield replace(item, rows=item.rows if real_words else [r for r in item.rows if may(r.words, "text")],
+                      literals=[p for p in item.literals if may(p.words, "literal")],
+                      identifiers=[p for p in item.identifiers if may(p.words, "identifier")])
+
+
+def _fix(parts: list[tuple[Checkable, list[Finding]]], prog: str) -> bool:
+    """Apply the fixes of a file's parts (its fixable findings) to the file, read again; False (after one line
+    on stderr) when it cannot be done."""
+    fixes = [f for _, found in parts for f in found]
     if not fixes:
         return True
+    item = parts[0][0]
     try:
-        write_fixes(scan.path, scan.text, fixes, python=scan.language.kind == "python")
+        text = read_text(item.path)
+        if any(text_digest(text[p.offset:p.offset + p.length]) != p.digest for p, _ in parts):
+            raise FixError(f"not fixed {item.path}: it changed while it was checked")
+        write_fixes(item.path, text, fixes, python=item.python)
     except FixError as err:
         fail(prog, err, 2)
         return False
+    except OSError as err:
+        fail(prog, f"cannot read {item.path}: {err.strerror or err}", 2)
+        return False
     return True
-

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.vocabulary import Vocabulary, is_swap
+from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, swaps
 from typofix.words.distance import osa_distance
 
 SHORT = 3
@@ -61,16 +61,31 @@ class Verdict:
         self.known_only, self.known, self.identifiers = known_only, known or {}, identifiers
         self.user_words = frozenset(w.lower() for w in user_words)
 
+    def may_keep(self, word: str, where: str) -> bool:
+        """False where no finding of `word` (as written) in `where` ("text", "literal", "identifier") can be
+        reported, whatever its correction and confidence: the model need not weigh it there."""
+        lower = word.lower()
+        if self.known_only and lower not in self.known:
+            return False
+        slip = lower in self.known or any(common_word(s) for s in swaps(lower))  # it may be a plain slip
+        if where == "literal" and not self.identifiers and not slip:
+            return False
+        if self.vocabulary.accepts_language(word):
+            return False
+        return not (where != "identifier" and lower not in self.known and self.vocabulary.named(lower)
+                    and (not slip or self.vocabulary.use.names[lower] >= NAMED_SLIP))
+
     def keep(self, finding: Finding, masked: str) -> bool:
-        """Whether to report `finding`; `masked` is its file's masked text (for the words before it)."""
+        """Whether to report `finding`; `masked` is the masked line it stands in (for the words around it;
+        the finding's column says where)."""
         if finding.where == "real-word":
             return True
         word, correction = finding.word, finding.correction
         lower, fixed = word.lower(), correction.lower()
         if self.known_only and fixed not in self.known.get(lower, ()):
             return False
-        literal = finding.where == "literal" or (finding.where == "text" and is_quoted(masked, finding.start,
-                                                                                     finding.start + len(word)))
+        at = finding.column - 1
+        literal = finding.where == "literal" or (finding.where == "text" and is_quoted(masked, at, at + len(word)))
         if literal and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
             return False
         if self.vocabulary.accepts(word, correction, finding.confidence, in_name=finding.where == "identifier"):
@@ -84,8 +99,7 @@ class Verdict:
             needed = self.min_confidence + (FAR_MARGIN if edits == 2 else 0.0)
             if edits > 2 or finding.confidence is None or finding.confidence < needed:
                 return False
-        return not (finding.where == "text" and (is_name(word, masked, finding.start)
-                                                 or is_affix(masked, finding.start, finding.start + len(word))))
+        return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))))
 
 
 def is_derived(word: str, other: str) -> bool:
@@ -105,13 +119,13 @@ def is_derived(word: str, other: str) -> bool:
 
 def _same_stem(a: str, b: str) -> bool:
     """Whether `a` and `b` are one stem (3+ letters) with two of the `SUFFIXES`, other than two spellings of
-    one ending (a plural spelled -s for -es is a slip, not another word)."""
+    one ending (a plural spelled -s for -es is a slip, not another word; so is -r for -er: `anothr`)."""
     for suffix in SUFFIXES:
         if a.endswith(suffix):
             stem = a[:len(a) - len(suffix)]
             other = b[len(stem):]
             if (len(stem) >= 3 and b.startswith(stem) and other in SUFFIXES
-                    and {suffix, other} not in ({"s", "es"}, {"d", "ed"})):
+                    and {suffix, other} not in ({"s", "es"}, {"d", "ed"}, {"r", "er"})):
                 return True
     return False
 

@@ -4,7 +4,9 @@ dictionary says.
 * The language's words: Python's keywords, builtins and standard-library modules; the keywords and
   builtins of any other language's lexer (`typofix.apps.check.lexed.lexer_words`) and those it met.
 * The code's words: every identifier of the files, whole and split into its words (`parse_args`,
-  `parseArgs` -> parse, args): `numpy`, `np`, `kwargs` in a comment name what the code names. One-word
+  `parseArgs` -> parse, args): `numpy`, `np`, `kwargs` in a comment name what the code names. A word the
+  code uses only inside one name (`mesage` of `recieve_mesage`, however often that name is used) names
+  nothing of its own: it does not excuse the same word in text. One-word
   string literals (keys, modes: `"rb"`) are uses of their words, no more: tests hold typos as literals.
 * Words used consistently: a word written `REPEATS` times or more across the files (`Bitstream` three
   times, `ispell`, `logit`) is the project's term, unless the model is sure (`SURE_SLIP`) it is one
@@ -53,26 +55,50 @@ class WordUse:
 
     counts: Counter = field(default_factory=Counter)  # lowercase word -> uses, in text and in names
     names: Counter = field(default_factory=Counter)  # lowercase words of identifiers (whole, split) -> uses
+    # lowercase word of names -> the one name it is a part of (its words joined by "_"), for a word seen only
+    # inside one name of several words; a word that is a name itself, or in two names, is not here
+    only_in: dict[str, str] = field(default_factory=dict)
     language: set[str] = field(default_factory=set)  # the language's words (keywords, builtins)
 
     @classmethod
-    def of(cls, scan: Scan) -> "WordUse":
+    def of(cls, scan: Scan, written: Counter | None = None) -> "WordUse":
+        """The words of `scan`; `written`: the counts of its masked text's runs of letters, as written
+        (`written_words`), where the caller has them. Each distinct word and name is split once."""
         use = cls()
-        use.counts.update(w.lower() for w in _WORD.findall(scan.masked))
-        for _, name in scan.identifiers:
+        for word, uses in (written if written is not None else written_words(scan.masked)).items():
+            use.counts[word.lower()] += uses
+        inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
+        alone: set[str] = set()  # words that are a name of their own
+        for name, uses in Counter(name for _, name in scan.identifiers).items():
             parts = identifier_words(name)
-            use.counts.update(parts)
-            use.names.update(parts)
-            if _WORD.fullmatch(name) and len(parts) > 1:
-                use.names[name.lower()] += 1
-        for _, text in scan.literals:
-            use.counts.update(identifier_words(text))
+            for part in parts:
+                use.counts[part] += uses
+                use.names[part] += uses
+            if len(parts) == 1:
+                alone.update(parts)
+            else:
+                key = "_".join(parts)
+                for part in parts:
+                    inside.setdefault(part, set()).add(key)
+                if _WORD.fullmatch(name):
+                    use.names[name.lower()] += uses
+                    alone.add(name.lower())
+        use.only_in = {word: next(iter(keys)) for word, keys in inside.items()
+                       if len(keys) == 1 and word not in alone}
+        for text, uses in Counter(text for _, text in scan.literals).items():
+            for part in identifier_words(text):
+                use.counts[part] += uses
         use.language.update(scan.keywords)
         if scan.language.kind == "python":
             use.language.update(python_words())
         elif scan.language.kind == "code" and scan.language.lexer:
             use.language.update(lexer_words(scan.language.lexer))
         return use
+
+
+def written_words(text: str) -> Counter:
+    """The runs of ASCII letters of `text`, as written, with their counts."""
+    return Counter(_WORD.findall(text))
 
 
 class Vocabulary:
@@ -83,9 +109,20 @@ class Vocabulary:
         self.known = known or {}  # known misspelling -> its corrections (`typofix.apps.check.known`)
 
     def add(self, use: WordUse) -> None:
+        named, only_in = self.use.names, self.use.only_in
+        for word in use.names:
+            if word not in named:
+                if word in use.only_in:
+                    only_in[word] = use.only_in[word]
+            elif word in only_in and use.only_in.get(word) != only_in[word]:
+                del only_in[word]  # a name of its own, or a part of another name, here
         self.use.counts.update(use.counts)
-        self.use.names.update(use.names)
+        named.update(use.names)
         self.use.language |= use.language
+
+    def named(self, word: str) -> bool:
+        """Whether the code names lowercase `word`: a name of its own, or a part of two names or more."""
+        return word in self.use.names and word not in self.use.only_in
 
     def accepts_language(self, word: str) -> bool:
         """Whether `word` is a word of the files' languages, a software term or a name (capitalised)."""
@@ -102,7 +139,7 @@ class Vocabulary:
         if fixed in self.known.get(lower, ()):
             return False
         slip = self.is_slip(lower, fixed)
-        if lower in self.use.names and not in_name and (not slip or self.use.names[lower] >= NAMED_SLIP):
+        if self.named(lower) and not in_name and (not slip or self.use.names[lower] >= NAMED_SLIP):
             return True  # a swap of a common word too, where the code names it consistently (`proto`, `uint`)
         if self.use.counts[lower] < REPEATS or slip:
             return False
@@ -113,6 +150,11 @@ class Vocabulary:
         """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
         neighbouring letters swapped (what fast fingers do)."""
         return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction))
+
+
+def swaps(word: str) -> list[str]:
+    """`word` with each two neighbouring letters swapped (the slips `is_swap` recognises)."""
+    return [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1) if word[i] != word[i + 1]]
 
 
 def common_word(word: str) -> bool:

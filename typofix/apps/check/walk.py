@@ -10,7 +10,9 @@ vendor, third_party, site-packages) and submodules are another project's; binary
 byte in the first 8 KiB), generated files (lock files, minified bundles, protobuf output, a generator's mark
 in the first lines) and data tables (.csv, .tsv) are not prose; and `--skip` globs.
 A file named on the command line is checked even when git ignores it, like `git add -f`; the other rules
-apply to it too. A file reached twice (a symlink and its target) is checked once.
+apply to it too, and a binary one is skipped with a note. A file reached twice (a symlink and its target)
+is checked once. `-` is standard input. A folder that cannot be read is an error, reported as the walk goes
+on.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import fnmatch
 import os
 import re
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 VERSION_CONTROL = frozenset({".git", ".hg", ".svn", ".bzr"})
@@ -92,19 +94,38 @@ class Selection:
     include: Globs = Globs()
 
 
+STDIN = "-"  # the path that names standard input
+# git's word for a folder it could not list (`git ls-files --others` goes on without it)
+_GIT_UNREADABLE = re.compile(r"could not open directory '(.*)': (.*)")
+
+Problem = Callable[[str, bool], None]  # (message, whether it is an error: else a note)
+
+
 def missing(paths: Iterable[str]) -> list[str]:
     """The paths that do not exist (checked before any model is loaded)."""
-    return [p for p in paths if not os.path.lexists(p)]
+    return [p for p in paths if p != STDIN and not os.path.lexists(p)]
 
 
-def files_to_check(paths: Iterable[str], selection: Selection = Selection()) -> Iterator[str]:
-    """Every file to check under `paths`, in order: each named path's files sorted; each file once."""
+def _ignore(message: str, error: bool) -> None:
+    pass
+
+
+def files_to_check(paths: Iterable[str], selection: Selection = Selection(), problem: Problem = _ignore
+                   ) -> Iterator[str]:
+    """Every file to check under `paths`, in order: each named path's files sorted; each file once. What
+    cannot be read, or is skipped though named, goes to `problem` (one line each)."""
     seen: set[str] = set()
     for path in paths:
+        if path == STDIN:
+            yield path
+            continue
         if os.path.isdir(path):
-            candidates = _folder_files(path)
+            candidates = _folder_files(path, problem)
         elif os.path.lexists(path):
             candidates = [path]
+            if os.path.isfile(path) and is_binary(path):
+                problem(f"skipped {path}: a binary file", False)
+                continue
         else:
             raise FileNotFoundError(f"no such file or directory: {path}")
         for candidate in candidates:
@@ -116,15 +137,16 @@ def files_to_check(paths: Iterable[str], selection: Selection = Selection()) -> 
                 yield candidate
 
 
-def _folder_files(folder: str) -> list[str]:
-    listed = _git_files(folder)
+def _folder_files(folder: str, problem: Problem) -> list[str]:
+    listed = _git_files(folder, problem)
     if listed is not None:
         return [os.path.join(folder, name) for name in listed if not _in_skipped_folder(name, VENDORED)]
-    return _walk(folder)
+    return _walk(folder, problem)
 
 
-def _git_files(folder: str) -> list[str] | None:
-    """The files git lists under `folder` (paths relative to it, sorted), or None outside a work tree."""
+def _git_files(folder: str, problem: Problem = _ignore) -> list[str] | None:
+    """The files git lists under `folder` (paths relative to it, sorted), or None outside a work tree. A
+    folder git could not open goes to `problem`."""
     try:
         done = subprocess.run(["git", "-C", folder, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
                               capture_output=True, timeout=600)
@@ -132,6 +154,10 @@ def _git_files(folder: str) -> list[str] | None:
         return None  # no git here
     if done.returncode != 0:
         return None  # not a work tree (or one git refuses to read)
+    for line in done.stderr.decode("utf-8", "replace").splitlines():
+        unreadable = _GIT_UNREADABLE.search(line)
+        if unreadable:
+            problem(f"cannot read {os.path.join(folder, unreadable[1].rstrip('/'))}: {unreadable[2]}", True)
     names = done.stdout.decode("utf-8", "surrogateescape").split("\0")
     # an untracked nested repository is listed as "name/"; a submodule is a folder: another project either way
     return sorted({name for name in names if name and not name.endswith("/")})
@@ -141,14 +167,30 @@ def _in_skipped_folder(name: str, folders: frozenset[str]) -> bool:
     return any(part in folders or part in VERSION_CONTROL for part in name.split("/")[:-1])
 
 
-def _walk(folder: str) -> list[str]:
+def _walk(folder: str, problem: Problem = _ignore) -> list[str]:
     found = []
-    for root, dirs, files in os.walk(folder):
+
+    def unreadable(err: OSError) -> None:
+        problem(f"cannot read {err.filename}: {err.strerror or err}", True)
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable):
         dirs[:] = sorted(d for d in dirs if d not in VERSION_CONTROL and d not in VENDORED
                          and d not in UNTRACKED_OUTPUT and not d.endswith(".egg-info")
                          and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
         found.extend(os.path.join(root, name) for name in sorted(files))
     return found
+
+
+def is_binary(path: str) -> bool:
+    """Whether the file is binary: by its name, or a NUL byte in its first `SNIFF` bytes (False when it cannot
+    be read: that is reported when it is read)."""
+    if os.path.basename(path).lower().endswith(BINARY_SUFFIXES):
+        return True
+    try:
+        with open(path, "rb") as f:
+            return b"\0" in f.read(SNIFF)
+    except OSError:
+        return False
 
 
 def _wanted(path: str, selection: Selection) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.prose import mask_code_spans
-from typofix.apps.check.regions import Scan
+from typofix.apps.check.checkable import Row
 
 # A token holding one of these around a word is code: a variable ($x, ${x}), an index or a call (m[k], f(x)),
 # an assignment, a name (snake_case), a path, an escape, a decorator or an address, an attribute or a
@@ -57,9 +57,10 @@ def code_shaped(text: str, start: int, end: int) -> bool:
     return token.startswith(CODE_STARTS) or not CODE_MARKS.isdisjoint(token)
 
 
-def fixable(finding: Finding, scan: Scan, write_confidence: float) -> bool:
-    """Whether -w writes `finding`, one of `scan`'s: a text finding whose confidence is `write_confidence`
-    or more, outside the code's string literals, and not code-shaped."""
-    return (finding.where == "text" and finding.confidence is not None and finding.confidence >= write_confidence
-            and not scan.in_string(finding.start)
-            and not code_shaped(scan.text, finding.start, finding.start + len(finding.word)))
+def fixable(finding: Finding, row: Row | None, write_confidence: float) -> bool:
+    """Whether -w writes `finding`, which stands in `row` (None: a literal's or a name's): a text finding
+    whose confidence is `write_confidence` or more, outside the code's string literals, and not code-shaped."""
+    at = finding.column - 1
+    return (finding.where == "text" and row is not None and finding.confidence is not None
+            and finding.confidence >= write_confidence and not row.in_string(at)
+            and not code_shaped(row.text, at, at + len(finding.word)))

@@ -30,7 +30,8 @@ def add(subcommands) -> None:
                     f"the check's threshold on a finding's confidence here (default {MIN_CONFIDENCE:g}). Exit 1 "
                     "when anything was found, 0 when clean, 2 on bad usage or a file that could not be read or "
                     "fixed. More: docs/check.md.")
-    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check; - reads standard "
+                        "input (as plain text, named -)")
     parser.add_argument("-w", "--write-changes", action="store_true",
                         help="fix the typos of comments, docstrings and prose whose confidence is at least the "
                              "--write-confidence, in place: atomically, through symlinks, mode kept; Python "
@@ -66,12 +67,14 @@ def run(args: argparse.Namespace) -> int:
     from typofix.apps.check.config import CheckConfig, ConfigError, find_config, read_config
     from typofix.apps.check.run import CheckRun, run_check
     from typofix.apps.check.verdict import DETECT_THRESHOLD
-    from typofix.apps.check.walk import Globs, Selection, missing
+    from typofix.apps.check.walk import STDIN, Globs, Selection, missing
     from typofix.engine.jobs import CorrectorRecipe
 
     gone = missing(args.paths)
     if gone:  # before any model is loaded
         raise UsageError(f"no such file or directory: {gone[0]}")
+    if STDIN in args.paths and args.write_changes:
+        raise UsageError("--write-changes cannot rewrite standard input (-)")
     try:
         path = None if args.no_config else (args.config or find_config())
         config = read_config(path) if path else CheckConfig()

@@ -59,4 +59,5 @@ class DocumentChecker:
         vocabulary = Vocabulary(self.known)
         vocabulary.add(WordUse.of(scan))
         verdict = Verdict(vocabulary, self.settings.confidence, known=self.known, user_words=self.user_words)
-        return [f for f in self.files.findings(scan) if verdict.keep(f, scan.masked)]
+        return [f for f, row in self.files.scan_findings(scan)
+                if verdict.keep(f, row.masked if row is not None else "")]

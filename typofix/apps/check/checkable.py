@@ -1,0 +1,180 @@
+"""What of a file `check` keeps for the model (`Checkable`): the lines holding a word the corrector would
+change, the one-word literals and names holding one, and what the file adds to the vocabulary; not the file.
+
+A run reads every file once, and the vocabulary must have seen them all before a finding is judged: keeping
+a few lines a file instead of its Scan (the text twice and every name) keeps memory to what may be a typo.
+A word the corrector would change (`Corrector.leaves_alone` says which, each distinct word asked once a
+run) is what the text pipeline rewrites: a run of ASCII letters, or a run without its last letter, where a
+clitic (n't) is split off; a line without one gives no finding, whatever its words.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from typofix.apps.check.regions import Scan
+from typofix.apps.check.vocabulary import WordUse, written_words
+from typofix.words.identifiers import identifier_parts
+
+_WHOLE_RUN = re.compile(r"[A-Za-z]+")
+_LETTERS = re.compile(r"[A-Za-z]{2}")
+_NEWLINE = re.compile("\n")
+FEW_RUNS = 32  # up to this many distinct runs to find in a file, one `str.find` each
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of a file: its number (1-based), where it starts in the file's text, the line as written and
+    as checked (`Scan.masked`; `mask` None: the same), the spans of it (line offsets) that stand in a string
+    literal of code, and the words in it, as written, that the corrector would change."""
+
+    number: int
+    start: int
+    text: str
+    mask: str | None = None
+    strings: tuple[tuple[int, int], ...] = ()
+    words: tuple[str, ...] = ()
+
+    @property
+    def masked(self) -> str:
+        return self.text if self.mask is None else self.mask
+
+    def in_string(self, column: int) -> bool:
+        """Whether the character at `column` (0-based) stands in a string literal of code."""
+        return any(start <= column < end for start, end in self.strings)
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A one-word literal or a name: where it starts (the offset in the file, its line and column), its text
+    and its words, as written, that the corrector would change."""
+
+    start: int
+    line: int
+    column: int
+    text: str
+    words: tuple[str, ...] = ()
+
+
+@dataclass
+class Checkable:
+    """The parts of one file the model must see (`rows`, `literals`, `identifiers`), the file's `WordUse`, and
+    what -w needs to write it later: whether it is Python, and a digest of the text that was read."""
+
+    path: str
+    use: WordUse
+    rows: list[Row] = field(default_factory=list)
+    literals: list[Part] = field(default_factory=list)
+    identifiers: list[Part] = field(default_factory=list)
+    python: bool = False
+    digest: str = ""
+    offset: int = 0  # where the scanned text starts in the file's (a big file is read in blocks)
+    length: int = 0  # how long it is
+    ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
+
+    @classmethod
+    def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,
+           offset: int = 0, line: int = 0, ignores_file: bool = False) -> "Checkable":
+        """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
+        the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
+        accepted words). `offset` and `line`: where the scanned text starts in its file (0-based)."""
+        masked = scan.masked
+        written = written_words(masked)
+        found = cls(scan.path, WordUse.of(scan, written), python=scan.language.kind == "python",
+                    digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
+        starts = [0, *(m.end() for m in _NEWLINE.finditer(masked))]
+        changed = {run: words for run in written if len(run) >= 2 and (words := changing.of(run))}
+        if every_line:
+            lines = [i for i, (start, end) in enumerate(zip(starts, [*starts[1:], len(masked) + 1]))
+                     if _LETTERS.search(masked, start, end)]
+            words = {i: [] for i in lines}
+        else:
+            words = {}
+        for at, run in _occurrences(masked, changed):
+            words.setdefault(bisect.bisect_right(starts, at) - 1, []).extend(changed[run])
+        first = line
+        for number in sorted(words):
+            start = starts[number]
+            end = starts[number + 1] - 1 if number + 1 < len(starts) else len(masked)
+            text, checked = scan.text[start:end], masked[start:end]
+            spans = _spans(scan.strings, start, end) if scan.strings else ()
+            found.rows.append(Row(first + number + 1, offset + start, text, None if checked == text else checked,
+                                  spans, tuple(dict.fromkeys(words[number]))))
+        found.literals = _parts(scan.literals, starts, changing, offset, line)
+        if identifiers:
+            found.identifiers = _parts(scan.identifiers, starts, changing, offset, line)
+        return found
+
+    def words(self) -> set[str]:
+        """The words, as written, in its rows and parts, that the corrector would change."""
+        return {w for item in (*self.rows, *self.literals, *self.identifiers) for w in item.words}
+
+
+class Changing:
+    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word): a
+    run, or the run without its last letter, where a clitic n't is split off (does of doesn't)."""
+
+    def __init__(self, changes: Callable[[str], bool]):
+        self.changes, self._seen = changes, {}
+
+    def words(self, runs: list[str]) -> tuple[str, ...]:
+        found = [w for run in runs for w in self.of(run)]
+        return tuple(dict.fromkeys(found)) if found else ()
+
+    def of(self, run: str) -> tuple[str, ...]:
+        """The words of one run that the corrector would change."""
+        known = self._seen.get(run)
+        if known is None:
+            known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
+                                             if len(w) >= 2 and self.changes(w))
+        return known
+
+
+def _occurrences(text: str, runs: dict[str, object]) -> Iterator[tuple[int, str]]:
+    """Where each of `runs` (whole runs of letters of `text`) stands in it: found by `str.find` for a few runs,
+    by one pass over all the runs of the text for many."""
+    if len(runs) > FEW_RUNS:
+        yield from ((m.start(), m.group()) for m in _WHOLE_RUN.finditer(text) if m.group() in runs)
+        return
+    for run in runs:
+        at = text.find(run)
+        while at >= 0:
+            end = at + len(run)
+            if not (at and text[at - 1].isascii() and text[at - 1].isalpha()) and not (
+                    end < len(text) and text[end].isascii() and text[end].isalpha()):
+                yield at, run
+            at = text.find(run, end)
+
+
+def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:
+    """The parts of the (sorted, disjoint) `strings` spans within text[start:end], as offsets from `start`."""
+    i = bisect.bisect_left(strings, (start,))
+    if i > 0 and strings[i - 1][1] > start:
+        i -= 1
+    found = []
+    while i < len(strings) and strings[i][0] < end:
+        found.append((max(strings[i][0], start) - start, min(strings[i][1], end) - start))
+        i += 1
+    return tuple(found)
+
+
+def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing, offset: int = 0,
+           line: int = 0) -> list[Part]:
+    """The names or literals with a word the corrector would change, with their line and column (the scanned
+    text starting at `offset` and `line` of its file)."""
+    kept = []
+    for at, text in names:
+        words = changing.words([p for _, p in identifier_parts(text) if len(p) >= 2])
+        if words:
+            number = bisect.bisect_right(starts, at) - 1
+            kept.append(Part(offset + at, line + number + 1, at - starts[number] + 1, text, words))
+    return kept
+
+
+def text_digest(text: str) -> str:
+    """A digest of a file's text, to tell later whether it is still the text that was checked."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
