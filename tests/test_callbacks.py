@@ -12,6 +12,7 @@ from typofix.training.train import train
 QUIET = ["callbacks.progress_bar=null", "trainer.enable_progress_bar=false", "data.dev_sets.norvig=null"]
 
 
+@pytest.mark.slow
 def test_callbacks_write_attention_images_embedding_snapshots_and_the_gif(tmp_path):
     train(compose_train_config("experiment=tiny", f"run_dir={tmp_path}", "logger=tensorboard", *QUIET))
 

@@ -89,6 +89,7 @@ def test_model_errors(tmp_path, tiny_ckpt):
     one_line_error(typofix("correct", "--model", str(corrupt), "teh"), 1)
 
 
+@pytest.mark.slow
 def test_onnx_model_errors(tmp_path, tiny_ckpt):
     one_line_error(typofix("correct", "--model", str(tmp_path / "missing.onnxz"), "teh"), 1)
     good = tmp_path / "good.onnxz"
@@ -187,6 +188,7 @@ def test_export(tiny_ckpt, tmp_path):
 LETTER = "Teh QUIK brown fox recieved 3 leters.\nWe'd said: speling, wierd.\n" * 40 + "last line, no newline"
 
 
+@pytest.mark.slow
 def test_jobs_give_exactly_the_output_of_one_job(tiny_ckpt, tmp_path):
     (tmp_path / "letter.txt").write_text(LETTER)
     model = ["--model", str(tiny_ckpt), "--beam", "2"]
@@ -208,6 +210,7 @@ def test_jobs_give_the_json_lines_and_the_evaluation_of_one_job(tiny_ckpt):
         assert reports[0][key] == reports[1][key], key
 
 
+@pytest.mark.slow
 def test_json_is_valid_utf8_and_bad_bytes_are_left_alone(tiny_ckpt):
     model = ["--model", str(tiny_ckpt), "--beam", "2"]
     done = typofix("correct", "-", *model, stdin=b"Caf\xe9 is open\n")
@@ -241,6 +244,7 @@ def test_fast_preset_corrects_and_says_so():
 # --- plot-attention, plot-embeddings, correct --explain ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_plot_attention_and_embeddings_write_png_or_svg_by_suffix(tiny_ckpt, tmp_path):
     from PIL import Image
 
@@ -287,6 +291,7 @@ def test_explain_counts_positions_from_1_as_check_counts_columns(tmp_path):
     assert f"{tmp_path / 'notes.txt'}:1:4: recieve ==> receive" in found  # "recieve" starts at the 4th character
 
 
+@pytest.mark.slow
 def test_plot_and_explain_errors(tiny_ckpt, tmp_path):
     model = ["--model", str(tiny_ckpt)]
     one_line_error(typofix("plot-attention", "teh", "--out", str(tmp_path / "a.jpg"), *model), 2)

@@ -155,6 +155,7 @@ def test_text_arrays_round_trip():
         assert strings(text_array(texts)) == texts
 
 
+@pytest.mark.slow
 def test_the_cli_corrects_alike_with_a_cold_a_warm_and_no_cache(tmp_path):
     text = tmp_path / "in.txt"
     text.write_text("Teh quick brwon fox jumpd over the lazzy dog.\nWe recieved a letter about langauge.\n")

@@ -85,7 +85,7 @@ def interrupt(big_text: Path, how: str, jobs: int = 2) -> tuple[int, float, byte
             pass
 
 
-@pytest.mark.parametrize("how, status, jobs", [("group-int", 130, 2), ("term", 143, 2),
+@pytest.mark.parametrize("how, status, jobs", [pytest.param("group-int", 130, 2, marks=pytest.mark.slow), ("term", 143, 2),
                                                pytest.param("int", 130, 2, marks=pytest.mark.slow),
                                                pytest.param("hup", 129, 2, marks=pytest.mark.slow),
                                                pytest.param("kill", -signal.SIGKILL, 2, marks=pytest.mark.slow),

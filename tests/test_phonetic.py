@@ -29,6 +29,7 @@ def test_sound_codes():
     assert sound_codes("42") == ("", "")
 
 
+@pytest.mark.slow
 def test_the_pool_is_every_word_a_close_sound_code_away(lexicon, index):
     """With room for everything, the candidates are exactly the words whose Metaphone code is at most one edit
     from the typo's or whose Soundex code is the typo's, within the length gap: brute force agrees."""

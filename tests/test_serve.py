@@ -231,6 +231,7 @@ def test_models_of_other_attention_kinds(tmp_path):
     assert process.returncode == 0, process.stderr.read()
 
 
+@pytest.mark.slow
 def test_cli_errors_are_one_line(tmp_path, tiny_ckpt):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

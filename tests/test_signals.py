@@ -192,6 +192,7 @@ def run_as_printed(message: str) -> subprocess.CompletedProcess:
     return typofix_train(*printed_command(message)[1:])
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_sigterm_hint_and_exits_130(tmp_path):
     """Ctrl-C between an epoch's last batch and its validation (where a resume once died looking for val/loss):
     exit 130, the same one-line hint as SIGTERM, and the hint run as printed finishes the run."""
@@ -217,6 +218,7 @@ def test_a_signal_before_training_is_one_line_and_leaves_no_run_folder(tmp_path,
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_resuming_a_finished_run_says_so(tiny_ckpt):
     run = tiny_ckpt.parent.parent
     record = sorted(p.name for p in (run / ".hydra").iterdir())

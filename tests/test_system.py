@@ -22,6 +22,7 @@ from typofix.words.vocab import Vocab
 BIN = Path(sys.executable).parent
 
 
+@pytest.mark.slow
 def test_checkpoint_loads_without_hydra_with_weights_only(tiny_ckpt):
     code = (
         "import sys, torch\n"
@@ -36,6 +37,7 @@ def test_checkpoint_loads_without_hydra_with_weights_only(tiny_ckpt):
     assert out.stdout.split()[0] == "32"
 
 
+@pytest.mark.slow
 def test_a_few_dozen_pairs_are_overfit_to_exact_match():
     torch.manual_seed(0)
     vocab = Vocab()
@@ -83,6 +85,7 @@ def test_missing_word_list_is_a_one_line_error(tmp_path):
                                        "non-empty string or null, an existing file (no such file)"]
 
 
+@pytest.mark.slow
 def test_invalid_word_list_lines_are_a_one_line_error(tmp_path):
     words = tmp_path / "words.tsv"
     words.write_text("hello\t10\nbroken line\n")

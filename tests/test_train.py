@@ -123,6 +123,7 @@ def test_init_weights_starts_from_the_weights_alone(continuous_run, tmp_path):
     assert any(not torch.equal(weight, first["state_dict"][name]) for name, weight in second["state_dict"].items())
 
 
+@pytest.mark.slow
 def test_init_weights_of_another_shape_is_a_one_line_error(continuous_run, tmp_path):
     done = subprocess.run(train_command(tmp_path, "model.emb_size=8",
                                         f"init_weights={q(continuous_run / 'checkpoints' / 'last.ckpt')}"),
@@ -135,6 +136,7 @@ def test_init_weights_of_another_shape_is_a_one_line_error(continuous_run, tmp_p
 
 # --- SIGTERM --------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_path):
     """The hint printed on SIGTERM works exactly as printed, and the resumed run keeps everything of the first
     part: its config and overrides, its metrics (one metrics.csv), its snapshots (a GIF of every epoch), its
@@ -179,6 +181,7 @@ def test_sigterm_saves_a_checkpoint_and_the_printed_command_resumes_the_run(tmp_
         assert "Tip:" not in output and "LeafSpec" not in output and "exists and is not empty" not in output
 
 
+@pytest.mark.slow
 def test_resume_with_fewer_epochs_than_the_checkpoint_ran_is_one_line(tiny_ckpt):
     run = tiny_ckpt.parent.parent
     record = sorted(p.name for p in (run / ".hydra").iterdir())
@@ -191,6 +194,7 @@ def test_resume_with_fewer_epochs_than_the_checkpoint_ran_is_one_line(tiny_ckpt)
     assert sorted(p.name for p in (run / ".hydra").iterdir()) == record  # a refused resume changes nothing
 
 
+@pytest.mark.slow
 def test_a_checkpoint_of_another_model_size_is_one_line(tiny_ckpt, tmp_path):
     loose = tmp_path / "tiny.ckpt"  # outside its run folder: the configured (default) model applies
     shutil.copy(tiny_ckpt, loose)
@@ -215,6 +219,7 @@ def test_ckpt_path_last_with_nothing_to_resume_is_an_error(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
+@pytest.mark.slow
 def test_a_run_that_fails_before_training_leaves_no_run_folder(tmp_path):
     words = tmp_path.parent / f"{tmp_path.name}-words.tsv"  # a word list that only reading it shows to be none
     words.write_text("no tab here\n")
@@ -239,6 +244,7 @@ print("second written", flush=True)
 """
 
 
+@pytest.mark.slow
 def test_a_writer_killed_mid_checkpoint_leaves_no_partial_file(tmp_path):
     target = tmp_path / "last.ckpt"
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(target)], stdout=subprocess.PIPE, text=True,
@@ -287,6 +293,7 @@ def test_ddp_on_two_cpu_processes_trains_and_reduces_metrics(tmp_path):
 
 # --- numerical faults and bad config --------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_non_finite_loss_stops_with_one_line_and_no_checkpoint(tmp_path):
     done = subprocess.run(train_command(tmp_path, "model.lr=inf"), capture_output=True, text=True, env=ENV,
                           timeout=300)

@@ -79,6 +79,7 @@ def test_2_a_failed_start_in_a_run_folder_leaves_the_run_as_it_was(tmp_path):
     assert step_of(rA) == 24  # its trainer.max_epochs=3 of 8 steps
 
 
+@pytest.mark.slow
 def test_3_a_second_run_into_a_run_folder_is_refused(tiny_ckpt):
     rA = tiny_ckpt.parent.parent
     before = snapshot(rA)
@@ -100,8 +101,8 @@ def test_3_a_run_folder_with_metrics_and_no_checkpoint_is_refused_too(tmp_path):
 
 @pytest.mark.parametrize("overrides, monitor", [
     (["experiment=default", "data.dev_sets.birkbeck=null"], "callbacks.checkpoint.monitor=val_birkbeck/word_acc"),
-    (["experiment=tiny", "callbacks.early_stopping.monitor=val_birkbeck/loss"],
-     "callbacks.early_stopping.monitor=val_birkbeck/loss"),
+    pytest.param(["experiment=tiny", "callbacks.early_stopping.monitor=val_birkbeck/loss"],
+                 "callbacks.early_stopping.monitor=val_birkbeck/loss", marks=pytest.mark.slow),
 ])
 def test_4_a_monitor_of_a_metric_the_run_never_logs_is_refused_before_any_data(tmp_path, overrides, monitor):
     done = run(*overrides, *QUIET, cwd=tmp_path)

@@ -465,11 +465,14 @@ def settings_from(signature: inspect.Signature, agreements: tuple) -> Settings:
 
 def arguments(target: str) -> dict[str, str | None]:
     """The parameters of a `_target_`, each with why the config may not set it (None: it may); empty if the
-    target names nothing importable."""
-    try:
-        settings = settings_of(resolve(target))
-    except (ImportError, AttributeError, ValueError):
-        return {}
+    target names nothing importable. Our own targets are read from their source (an unknown key of ours is
+    answered without importing torch or Lightning); others are imported."""
+    settings = declared_settings(target)
+    if settings is None:
+        try:
+            settings = settings_of(resolve(target))
+        except (ImportError, AttributeError, ValueError):
+            return {}
     return {n: s.given for n, s in settings.params.items()}
 
 
