@@ -27,7 +27,11 @@ def read_text(path: str) -> str:
 
 def scan_text(path: str, text: str) -> Scan:
     """The Scan of `text`, the content of the file at `path` (its name and first line pick the reader)."""
-    language = language_of(path, text[:200].partition("\n")[0])
+    return scan_as(path, text, language_of(path, text[:200].partition("\n")[0]))
+
+
+def scan_as(path: str, text: str, language: Language) -> Scan:
+    """The Scan of `text` (the file at `path`, or a block of it) read as `language`."""
     if language.kind == "python":
         # Python the tokenizer cannot read (Python 2, a template) is read by Pygments' Python lexer
         scan = scan_python(path, text) or scan_lexed(path, text, Language("code", "python"))
@@ -40,10 +44,6 @@ def scan_text(path: str, text: str) -> Scan:
     else:
         scan = Scan(path, text, language, mask_code_spans(text))
     return apply_ignores(scan)
-
-
-def scan_file(path: str) -> Scan:
-    return scan_text(path, read_text(path))
 
 
 BLOCK = 4 << 20  # characters of plain text read at once, at most about
@@ -68,7 +68,7 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
         more = f.read(block)
         language = language_of(path, text[:200].partition("\n")[0])
         if not more or language.kind != "text":
-            yield Block(scan_text(path, text + more + f.read()), 0, 0)
+            yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
             return
         pending, offset, line = text + more, 0, 0
         while pending:
@@ -76,8 +76,7 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
                 pending += f.read(block)
             piece = pending[:_last_break(pending[:block])] if len(pending) > block else pending
             pending = pending[len(piece):]
-            yield Block(apply_ignores(Scan(path, piece, language, mask_code_spans(piece))), offset, line,
-                        ignores_file(piece))
+            yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece))
             offset += len(piece)
             line += piece.count("\n")
 
