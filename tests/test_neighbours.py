@@ -40,3 +40,22 @@ def test_one_edit_words():
     assert one_edit_words("the", lexicon, "abcdefghijklmnopqrstuvwxyz") == {"then"}  # not "hen": two edits
     want = {w for w in WORDS if w != "recieve" and osa_distance("recieve", w) == 1}
     assert one_edit_words("recieve", lexicon, "abcdefghijklmnopqrstuvwxyz") == want == {"receive", "relieve"}
+
+
+def test_a_few_words_wanted_are_the_most_frequent_within_reach():
+    """With a few words wanted, the index reads only the first rows of each deletion's matches (rounds of
+    growing width): what it finds is still the `n` most frequent words within two edits, as brute force says."""
+    lexicon = Lexicon.from_tsv()
+    ranked = sorted(lexicon.counts, key=lambda w: (-lexicon.counts[w], w))[:20000]
+    index = DeletionIndex(ranked)
+    rng = random.Random(1)
+    # Short typos match thousands of words (their deletions are two or three letters), long ones a few.
+    typos = ["".join(rng.choice("etaoinsrhlcdu") for _ in range(rng.randint(2, 10))) for _ in range(60)]
+    typos += ["teh", "recieve", "tha", "ae"]
+    for n in (1, 3, 40):
+        exclude = [set(rng.sample(ranked[:200], 50)) for _ in typos]
+        for typo, avoid, got in zip(typos, exclude, index.near_many(typos, n, 2, exclude)):
+            want = [w for w in ranked if w != typo and w not in avoid and osa_distance(typo, w) <= 2][:n]
+            assert got == want, (typo, n)
+        for typo, got in zip(typos, index.near_many(typos, n, 1)):
+            assert got == [w for w in ranked if w != typo and osa_distance(typo, w) <= 1][:n], (typo, n)
