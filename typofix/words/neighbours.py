@@ -89,6 +89,7 @@ class DeletionIndex:
         self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
         self._bits = np.uint64(_row_bits(words))
         self._lengths: np.ndarray | None = None
+        self._word_objects: np.ndarray | None = None
 
     @property
     def lengths(self) -> np.ndarray:
@@ -164,22 +165,31 @@ class DeletionIndex:
         `n` wanted. Adds to `result`; sets `full` where a typo has its `n`."""
         starts = np.searchsorted(owner, np.arange(len(todo) + 1))
         rank = np.arange(len(owner)) - starts[owner]  # a match's place among its typo's
+        # The strings of the pairs by one gather of object arrays (twice as fast as a list comprehension).
+        asked_by = np.array([typos[i] for i in todo], dtype=object)
         low, high = 0, 8 * n
         while True:
             chosen = np.flatnonzero((rank >= low) & (rank < high) & ~full[owner])
             if not len(chosen):
                 return
-            words = [self.words[r] for r in rows[chosen].tolist()]
-            whose = owner[chosen].tolist()
-            asked = [typos[todo[o]] for o in whose]
+            words = self.word_objects[rows[chosen]].tolist()
+            whose = owner[chosen]
+            asked = asked_by[whose].tolist()
             close = cpdist(asked, words, scorer=OSA.distance, score_cutoff=max_edits, dtype=np.int32) <= max_edits
             for k in np.flatnonzero(close).tolist():
-                who, word = whose[k], words[k]
+                who, word = int(whose[k]), words[k]
                 found = result[todo[who]]
                 if not full[who] and word != asked[k] and word not in exclude[todo[who]]:
                     found.append(word)
                     full[who] = len(found) == n
             low, high = high, 4 * high
+
+    @property
+    def word_objects(self) -> np.ndarray:
+        """The words as an object array (references to the same strings), made on the first search."""
+        if self._word_objects is None:
+            self._word_objects = np.array(self.words, dtype=object)
+        return self._word_objects
 
 
 def expand_spans(owner: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
