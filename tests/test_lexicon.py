@@ -91,6 +91,23 @@ def test_accepted_words_are_real_words_in_the_case_they_are_written():
         assert typo not in accepted, typo
 
 
+def test_an_all_caps_token_is_accepted_where_a_listed_word_upper_cased_is_it(tmp_path):
+    """Mixed case (McDonald, GitHub), Title, lower and UPPER case listed words, and terms accepted as written:
+    their all-caps forms are accepted, and no other all-caps token is."""
+    path, terms = tmp_path / "a.txt.gz", tmp_path / "terms.txt.gz"
+    listed = ["apple", "Paris", "NASA", "McDonald", "GitHub", "LPNs", "iPhone", "In", "in"]
+    path.write_bytes(gzip.compress("\n".join(listed).encode() + b"\n"))
+    terms.write_bytes(gzip.compress("guid\tcased\nnginx\nGmbH\tcased\n".encode()))
+    (tmp_path / "none.txt.gz").write_bytes(gzip.compress(b""))
+    accepted = AcceptedWords.load(path, names=tmp_path / "none.txt.gz", terms=terms)
+    upper = {w.upper() for w in listed} | {"GUID", "GMBH", "NGINX"}
+    tokens = upper | {w.upper() + "S" for w in listed} | {"MCDONALDS", "IPHONES", "GUIDE", "XYZ", "PARISS"}
+    for token in tokens:
+        assert (token in accepted) == (token in upper), token
+    assert "guid" not in accepted and "Mcdonald" not in accepted and "mcdonald" not in accepted
+    assert accepted.capitalised == ["Paris", "NASA", "McDonald", "GitHub", "LPNs", "iPhone"] and accepted.names == []
+
+
 def test_accepted_words_take_extra_words_in_any_case(tmp_path):
     path = tmp_path / "a.txt.gz"
     path.write_bytes(gzip.compress(b"apple\nBanana\n"))

@@ -60,6 +60,9 @@ FREQUENT_COUNT = 100_000
 _LETTERS_NEWLINE = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ\n"
 _ACRONYM_LINE = re.compile(r"^[A-Z]{4,}$", re.MULTILINE)
 _CAPITALISED_LINE = re.compile(r"^[a-z]*[A-Z][A-Za-z]*$", re.MULTILINE)
+# A capital after the first letter and a lowercase letter somewhere: McDonald, GitHub, LPNs (a superset of the
+# words that are neither lower, Title nor UPPER case, which `_upper_only` keeps).
+_MIXED_LINE = re.compile(r"^(?=[A-Za-z]*[a-z])[A-Za-z]+[A-Z][A-Za-z]*$", re.MULTILINE)
 
 
 class AcceptedWords:
@@ -70,7 +73,11 @@ class AcceptedWords:
 
     def __init__(self, words=()):
         self._exact: set[str] = set()  # as listed
-        self._upper: set[str] = set()  # every listed word upper-cased (an all-caps token matches any of them)
+        # An all-caps token is accepted where a listed word upper-cased is it. For a word in lower, Title or
+        # UPPER case that is a lookup of the token's own forms in `_exact`; only the rest are kept upper-cased
+        # here (mixed case: McDonald, GitHub; the terms accepted as written): a set of every listed word
+        # upper-cased was 9 MB and a tenth of a second of every start.
+        self._upper: set[str] = set()
         self._any_case: set[str] = set()  # lowercase forms of words accepted in any case (the user's)
         # Acronyms of four or more letters written in lower case (html, ascii, unix): people do, and no common
         # word is that close to one. Shorter ones are not (dat, sam, mit are typos of that, same, might).
@@ -78,8 +85,12 @@ class AcceptedWords:
         self._as_written: set[str] = set()  # words accepted in any case, as their lists write them
         # For `typofix.words.casing`'s repairs of lowercase tokens: the dictionary's words written with a capital
         # (Monday, Paris, NASA), and the names, as written.
-        self.capitalised: list[str] = []
-        self.names: list[str] = []
+        # Both read on first use (most runs never repair a word's case): `_text`, the dictionary's lines, and
+        # `_names_path`, the names' file.
+        self._capitalised: list[str] | None = []
+        self._names: list[str] | None = []
+        self._text = ""
+        self._names_path: Path | None = None
         self.user: list[str] = []  # the user's own words, as written (the preferred answer one edit away)
         self.morphology: Morphology | None = None  # words derived from listed ones (see `derive_with`)
         self.add(words)
@@ -105,13 +116,12 @@ class AcceptedWords:
         accepted = cls()
         text = data[:-1].decode("ascii")
         accepted._exact = set(text.split("\n"))
-        accepted._upper = set(text.upper().split("\n"))
+        accepted._upper = {w.upper() for w in _MIXED_LINE.findall(text) if _upper_only(w)}
         accepted._acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
-        # Capitalised only: `In` (indium) is no form of the word `in`.
-        accepted.capitalised = [w for w in _CAPITALISED_LINE.findall(text) if w.lower() not in accepted._exact]
+        accepted._text, accepted._capitalised = text, None
         # Names are not accepted here: where a capital makes a word a name depends on the sentence (the text
         # pipeline's rule); `typofix.words.casing` offers them for the same letters typed in lower case.
-        accepted.names = read_word_list(Path(names) if names is not None else bundled_names_path())
+        accepted._names_path, accepted._names = Path(names) if names is not None else bundled_names_path(), None
         # Software terms are typed in lower case as often as in their own (nginx, json, pytorch), but for those
         # one edit from a common word (`guid`/guide), marked "cased", which are accepted as written only.
         any_case, cased = [], []
@@ -137,6 +147,21 @@ class AcceptedWords:
         term written so, `debian` only an accepted form of Debian."""
         return word in self._exact or word in self._as_written
 
+    @property
+    def capitalised(self) -> list[str]:
+        """The dictionary's words written with capitals only (Monday, Paris, NASA; `In`, indium, is no form of
+        the word `in`), for `typofix.words.casing`'s repairs of lowercase tokens."""
+        if self._capitalised is None:
+            self._capitalised = [w for w in _CAPITALISED_LINE.findall(self._text) if w.lower() not in self._exact]
+        return self._capitalised
+
+    @property
+    def names(self) -> list[str]:
+        """People's and companies' names (any script), as written, for the same repairs."""
+        if self._names is None:
+            self._names = read_word_list(self._names_path)
+        return self._names
+
     def derive_with(self, count) -> None:
         """Accept words derived from listed lowercase ones by productive affixes (`typofix.words.morphology`),
         `count(word)` telling how common a word is (the generation list's counts)."""
@@ -148,12 +173,19 @@ class AcceptedWords:
         title = word[:1].isupper() and word[1:].islower()
         if title and word.lower() in self._exact:  # Title case: a listed lowercase word at a sentence start
             return True
-        if word.isupper() and word in self._upper:
+        if word.isupper() and (word in self._upper or any(form in self._exact and form.upper() == word
+                                                          for form in (word.lower(), word.capitalize(), word))):
             return True
         return self.morphology is not None and (word.islower() or title) and self.morphology.derived(word.lower())
 
     def __len__(self) -> int:
         return len(self._exact | self._any_case)
+
+
+def _upper_only(word: str) -> bool:
+    """Whether an all-caps token matches `word` upper-cased only through `_upper`: a word in none of lower, Title
+    and UPPER case, which `AcceptedWords.__contains__` tries from the token itself."""
+    return word not in (word.lower(), word.capitalize(), word.upper())
 
 
 class PrefixTrie:
