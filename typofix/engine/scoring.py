@@ -100,6 +100,8 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
     trie = _OutputTrie(outputs)
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
     state = None
+    widest = max((len(words) for words, _, _ in trie.depths), default=0)
+    buffers = [np.empty((min(widest, STEP_ROWS), *a.shape[1:]), dtype=a.dtype) for a in memory_w]
     for t, (words, parents, tokens) in enumerate(trie.depths):
         if t == 0:
             y = np.full(len(words), stepper.sos_id, dtype=np.int64)
@@ -107,7 +109,8 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
         else:
             y = tokens
             state = tuple(a[parents] for a in state)
-        log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words)  # (R_t, V), each prefix's state
+        # (R_t, V), each prefix's state
+        log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words, buffers)
         step_log_probs.append(log_probs)
         step_attn.append(weights)
     if not trie.ids:
@@ -133,15 +136,21 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
     return result
 
 
-def _step_in_chunks(stepper: Stepper, y: np.ndarray, state: Arrays, memory_w: Arrays, words: np.ndarray):
+def _step_in_chunks(stepper: Stepper, y: np.ndarray, state: Arrays, memory_w: Arrays, words: np.ndarray,
+                    buffers: list[np.ndarray]):
     """`stepper.step` of R rows, `STEP_ROWS` at a time: each row needs its word's encoder output (S, 2H) and
-    attention keys (S, K) copied, and a wide pass's tens of thousands of rows at one depth copied at once took
-    hundreds of MB. The rows are independent, so the outputs are the same."""
-    if len(y) <= STEP_ROWS:
-        return stepper.step(y, state, tuple(a[words] for a in memory_w))
-    parts = [stepper.step(y[lo:lo + STEP_ROWS], tuple(a[lo:lo + STEP_ROWS] for a in state),
-                          tuple(a[words[lo:lo + STEP_ROWS]] for a in memory_w))
-             for lo in range(0, len(y), STEP_ROWS)]
+    attention keys (S, K) copied, gathered into `buffers` (one per memory array, `STEP_ROWS` rows, reused by
+    every chunk and depth: a fresh copy each time cost more in allocating than in copying). The rows are
+    independent, so the outputs are the same as of one call."""
+    parts = []
+    for lo in range(0, len(y), STEP_ROWS):
+        rows = words[lo:lo + STEP_ROWS]
+        # mode="clip" (the rows are valid): np.take's default checks into a temporary before writing to `out`
+        memory = tuple(np.take(a, rows, axis=0, out=buffer[:len(rows)], mode="clip")
+                       for a, buffer in zip(memory_w, buffers))
+        parts.append(stepper.step(y[lo:lo + STEP_ROWS], tuple(a[lo:lo + STEP_ROWS] for a in state), memory))
+    if len(parts) == 1:
+        return parts[0]
     log_probs = np.concatenate([p[0] for p in parts])  # (R, V)
     state = tuple(np.concatenate([p[1][i] for p in parts]) for i in range(len(parts[0][1])))
     weights = None if parts[0][2] is None else np.concatenate([p[2] for p in parts])  # (R, S)
