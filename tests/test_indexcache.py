@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from typofix.words.indexcache import MAX_INDEXES, cached, strings, text_array
+from typofix.words.indexcache import MAX_INDEXES, TextList, cached, strings, text_array
 from typofix.words.lexicon import Lexicon, PrefixTrie
 from typofix.words.neighbours import DeletionIndex
 from typofix.words.phonetic import SoundIndex
@@ -153,6 +153,16 @@ def test_only_the_most_recently_used_indexes_are_kept(cache):
 def test_text_arrays_round_trip():
     for texts in (["a", "b\u00e9", "", "cd"], [], ["x"]):
         assert strings(text_array(texts)) == texts
+
+
+@pytest.mark.parametrize("items", [[], ["one"], ["naïve", "", "x", "café au lait", "z"], [f"w{i}" for i in range(50)]])
+def test_a_text_list_reads_its_strings_in_place_as_the_list_would(items, monkeypatch):
+    text = np.frombuffer(text_array(items).tobytes(), dtype=np.uint8)
+    want = strings(text_array(items))  # (one empty string comes back as none, as `strings` says)
+    monkeypatch.setattr(TextList, "ASKED", 5)  # past five single strings, the rest are decoded at once
+    found = TextList(text)
+    assert len(found) == len(want) and [found[i] for i in range(len(want))] == want
+    assert list(found) == want and found[1:3] == want[1:3]
 
 
 @pytest.mark.slow

@@ -188,7 +188,7 @@ class DeletionIndex:
     def word_objects(self) -> np.ndarray:
         """The words as an object array (references to the same strings), made on the first search."""
         if self._word_objects is None:
-            self._word_objects = np.array(self.words, dtype=object)
+            self._word_objects = np.array(list(self.words), dtype=object)
         return self._word_objects
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from typofix.words.indexcache import strings, text_array
+from typofix.words.indexcache import TextList, strings, text_array
 from typofix.words.neighbours import DeletionIndex, expand_spans
 from typofix.words.phones import phone_distances
 
@@ -53,7 +53,7 @@ class PhoneIndex:
         """The index whose `arrays()` these are; `words`: the list it was built from, where the caller holds it
         (the lexicon's, most frequent first), instead of a second copy of 100,000 strings read from the arrays."""
         words = strings(arrays["words"]) if words is None else words
-        keys = strings(arrays["keys"])
+        keys = TextList(arrays["keys"])  # read in place: most runs look up a few keys, if any
         key_rows, key_ends = np.asarray(arrays["key_rows"]), np.asarray(arrays["key_ends"])
         if len(key_ends) != len(keys) or (len(key_ends) and int(key_ends[-1]) != len(key_rows)):
             raise ValueError("phone index arrays do not agree")
