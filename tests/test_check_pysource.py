@@ -123,6 +123,10 @@ def test_the_lexer_reads_standard_library_files_as_tokenize_and_ast_do(name):
     'if x:\n        a = 1\n    b = 2\n',
     'x = 1 \\\n',
     'print "hello"\n  )\n',
+    ' \\\n\'unclosed \\\n"""doc"""\n',
+    'x = \\\n# comment',
+    'x = \\\n   ',
+    '\'broken \\\n"""multi\nline"""\n\'\'\'doc\'\'\'\n',  # (3.11's tokenizer keeps a stale mark here)
 ])
 def test_the_lexer_agrees_with_tokenize_and_ast_on_the_hard_cases(source):
     assert_agree(source)

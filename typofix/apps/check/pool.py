@@ -115,13 +115,13 @@ class CheckPool:
         if self._executor is None:
             _checker.prepare_words(words)
 
-    def findings(self, items: Iterable[Checkable], count: int) -> Iterator[tuple[Checkable, Found]]:
-        """Each of the `count` items with its findings (unfiltered), in order."""
+    def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:
+        """Each of the items (whose `work` adds up to `weight`) with its findings (unfiltered), in order."""
         if self._executor is None:
             for item in items:
                 yield item, _checker.findings(item)
             return
-        for group, found in self._ordered(_findings, _groups(items, count, self.jobs * GROUPS_PER_JOB),
+        for group, found in self._ordered(_findings, _groups(items, weight, self.jobs * GROUPS_PER_JOB),
                                           keyed=True):
             yield from zip(group, found)
 
@@ -141,15 +141,22 @@ class CheckPool:
             yield (argument, future.result()) if keyed else future.result()
 
 
-def _groups(items: Iterable[Checkable], count: int, groups: int) -> Iterator[list[Checkable]]:
-    """The `count` `items` in about `groups` runs of consecutive items (at most `MAX_GROUP` each: a group is
-    held in memory)."""
-    share = max(1, min(MAX_GROUP, -(-count // max(groups, 1))))
-    group = []
+def work(item: Checkable) -> int:
+    """How much checking `item` costs, about: the words the model weighs for it, and the file itself."""
+    return 1 + len(item.words())
+
+
+def _groups(items: Iterable[Checkable], weight: int, groups: int) -> Iterator[list[Checkable]]:
+    """The `items` (their `work` adding up to `weight`) in about `groups` runs of consecutive items of about
+    as much work each (at most `MAX_GROUP` items: a group is held in memory). Work, not files: the same number
+    of files in each left one worker weighing a few files' many words while the other had finished."""
+    share = max(1, -(-weight // max(groups, 1)))
+    group, load = [], 0
     for item in items:
         group.append(item)
-        if len(group) >= share:
+        load += work(item)
+        if load >= share or len(group) >= MAX_GROUP:
             yield group
-            group = []
+            group, load = [], 0
     if group:
         yield group

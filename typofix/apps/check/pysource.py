@@ -53,7 +53,7 @@ _PIECE = re.compile(
     r"""|(?P<broken>'(?:[^\n'\\]|\\.)*(?:\\\r?\n(?:[^\n'\\]|\\.)*)+(?:\n|\Z)"""
     r'''|"(?:[^\n"\\]|\\.)*(?:\\\r?\n(?:[^\n"\\]|\\.)*)+(?:\n|\Z))''')  # (a quote that opens no string is skipped, as tokenize does)
 # A name in code, or a number (whose letters are no name: 1e5, 0xff, 1_000)
-_NAME = re.compile(r"(?:%s)|(?P<name>[^\W\d]\w*)" % tokenize.Number)
+_NAME = re.compile(r"(?:%s)|([^\W\d]\w*)" % re.sub(r"\((?!\?)", "(?:", tokenize.Number))  # (group 1: a name)
 _IS_PREFIX = re.compile(_STRING_PREFIX)
 _HEADER = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?(?:def|class)(?!\w)")  # a def or class line starts
 _HEADER_END = re.compile(r"[()\[\]{}:]")
@@ -112,14 +112,34 @@ def lex(text: str) -> Lexed:
     continued = False  # the last piece was a backslash before a line break
     prefix_at = -1  # where the prefix of the string that follows starts (a run of code ended with it)
     size = len(text)
-    for match in _PIECE.finditer(text):
+    # After a string continued onto a line that does not end it, 3.11's tokenizer keeps a stale mark: the next
+    # triple-quoted string over several lines is dropped through its first line that no backslash continues
+    stale = False
+    position = 0
+    while (match := _PIECE.search(text, position)) is not None:
+        position = match.end()
         kind = match.lastgroup
+        if stale and (kind == "string" and "\n" in match.group() or kind == "unclosed"):
+            dropped = _dropped(text, match.start(), match.end() if kind == "string" else None)
+            stale = dropped is not None
+            if dropped is None and kind == "unclosed":
+                raise Unreadable("a triple-quoted string is never closed")
+            if dropped is not None:
+                position, prefix_at = dropped, -1
+                if not depth:  # the next line starts a statement
+                    statement_start = True
+                    _indentation(text, position, _INDENT.match(text, position).end(), indents)
+                continue
+        if kind == "continued":
+            continued = True
+            continue
+        continued = False  # (whatever follows on the next line, white space even, ends it)
         if kind == "code":
             run = match.group()
             if run.isspace():
                 continue
             start, end = match.span()
-            found = [(m.start(), name) for m in _NAME.finditer(text, start, end) if (name := m.group("name"))]
+            found = [(m.start(), m[1]) for m in _NAME.finditer(text, start, end) if m.lastindex]
             if found and end < size and text[end] in "'\"":
                 at, last = found[-1]
                 if at + len(last) == end and _IS_PREFIX.fullmatch(last):  # the prefix of the string that follows
@@ -128,7 +148,6 @@ def lex(text: str) -> Lexed:
                     found.pop()
                     if run.isspace() or not run:
                         continue
-            continued = False
             pattern_next = "(" in run and _RE_CALL.search(run) is not None
             if candidate:  # the statement goes on after its strings, or ends at `;`: a docstring or not
                 _decide(strings, candidate, not depth and run.lstrip()[0] == ";")
@@ -156,7 +175,6 @@ def lex(text: str) -> Lexed:
                 depth += _depth_change(run)
             continue
         if kind == "indent":  # (the last group of a line break)
-            continued = False
             if depth:
                 continue
             if candidate:
@@ -166,7 +184,8 @@ def lex(text: str) -> Lexed:
             _indentation(text, match.start("indent"), match.end(), indents)
             continue
         if kind == "string" or kind == "single":
-            continued = False
+            if kind == "single" and "\n" in match.group():
+                stale = False  # (a string over several lines that ends clears the mark)
             start = match.start()
             if prefix_at >= 0:
                 start, prefix_at = prefix_at, -1
@@ -186,9 +205,8 @@ def lex(text: str) -> Lexed:
             continue
         if kind == "comment":
             comments.append((match.start(), match.group()))
-        elif kind == "continued":
-            continued = True
         elif kind == "broken":
+            stale = True
             if match.end() == size and match.group().endswith(("\\\n", "\\\r\n")):
                 raise Unreadable("a string is continued past the end")
             if not depth:  # the next line starts a statement (no line break token: it was dropped too)
@@ -201,6 +219,22 @@ def lex(text: str) -> Lexed:
     if depth or continued:
         raise Unreadable("a statement goes on past the end")
     return Lexed(names, keywords, comments, strings, patterns)
+
+
+def _dropped(text: str, start: int, end: int | None) -> int | None:
+    """Where the stale tokenizer's drop of the string at `start` (ending at `end`; None: never) ends: after
+    the first of its lines past the first that no backslash continues; None where none is (the string ends
+    normally, or the text does, still continued)."""
+    line = text.find("\n", start) + 1
+    if not line or (end is not None and end < line):
+        return None
+    limit = len(text) if end is None else text.rfind("\n", 0, end) + 1  # (the line it ends on is read whole)
+    while line < limit:
+        line_end = text.find("\n", line) + 1 or len(text)
+        if not text.endswith(("\\\n", "\\\r\n"), line, line_end):
+            return line_end
+        line = line_end
+    return None
 
 
 def _decide(strings: list[tuple[int, str, bool]], candidate: list[tuple[int, str]], docstring: bool) -> None:

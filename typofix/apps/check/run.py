@@ -27,7 +27,7 @@ from typofix.apps.check.checkable import Checkable, text_digest
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, write_fixes
 from typofix.apps.check.known import known_misspellings
-from typofix.apps.check.pool import CheckPool, Source, Streamed
+from typofix.apps.check.pool import CheckPool, Source, Streamed, work
 from typofix.apps.check.reader import ignored_file, is_streamed, read_text
 from typofix.apps.check.spool import Spool
 from typofix.apps.check.verdict import Verdict
@@ -97,10 +97,12 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 ignored.add(item.path)
             read.add(item)
         words: set[str] = set()
+        weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
         for item in _pruned((item for item in read if isinstance(item, Streamed) or item.path not in ignored),
                             verdict, run.real_words):
             if not isinstance(item, Streamed):
                 words.update(w.lower() for w in item.words())
+                weight += work(item)
             kept.add(item)
         read.close()
         if len(words) <= WEIGH_ALL:
@@ -120,7 +122,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             except OSError as err:
                 problem(f"cannot read {path}: {err.strerror or err}", True)
 
-        for item, found in _in_turn(pool, kept, streamed):
+        for item, found in _in_turn(pool, kept, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
                         for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
             for finding in reported:
@@ -146,8 +148,10 @@ def _sources(paths: Iterable[str]) -> Iterator[Source]:
             yield Streamed(path) if is_streamed(path) else path
 
 
-def _in_turn(pool: CheckPool, kept: Spool, streamed: Callable[[Streamed], Iterator]) -> Iterator[tuple[Checkable, list]]:
-    """The findings of the `kept` items in order, a streamed file's (`streamed`) in its turn."""
+def _in_turn(pool: CheckPool, kept: Spool, weight: int,
+             streamed: Callable[[Streamed], Iterator]) -> Iterator[tuple[Checkable, list]]:
+    """The findings of the `kept` items (their work adding up to `weight`) in order, a streamed file's
+    (`streamed`) in its turn."""
     items = iter(kept)
     stopped: list[Streamed] = []
 
@@ -159,7 +163,7 @@ def _in_turn(pool: CheckPool, kept: Spool, streamed: Callable[[Streamed], Iterat
             yield item
 
     while True:
-        yield from pool.findings(until_streamed(), kept.count)
+        yield from pool.findings(until_streamed(), weight)
         if not stopped:
             return
         yield from streamed(stopped.pop())
