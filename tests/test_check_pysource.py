@@ -8,7 +8,6 @@ import ast
 import io
 import keyword
 import os
-import subprocess
 import sys
 import tokenize
 
@@ -20,6 +19,9 @@ from typofix.apps.check.pysource import Unreadable, lex
 from typofix.apps.check.reader import scan_text
 
 STDLIB = os.path.dirname(os.__file__)
+# The lexer reads as 3.10's and 3.11's pure-Python tokenizer does; 3.12's is another (C, PEP 701 f-strings,
+# other errors), so there the comparison would measure the difference between tokenizers.
+same_tokenizer = pytest.mark.skipif(sys.version_info >= (3, 12), reason="the lexer follows 3.11's tokenize")
 FILES = ["textwrap.py", "tokenize.py", "json/decoder.py", "string.py", "shlex.py", "fnmatch.py"]
 
 
@@ -89,12 +91,14 @@ def assert_agree(text: str) -> None:
         assert got[3] == docstrings
 
 
+@same_tokenizer
 @pytest.mark.parametrize("name", FILES)
 def test_the_lexer_reads_standard_library_files_as_tokenize_and_ast_do(name):
     with open(os.path.join(STDLIB, name), encoding="utf-8") as f:
         assert_agree(f.read())
 
 
+@same_tokenizer
 @pytest.mark.parametrize("source", [
     '"""Module."""\nx = 1\n',
     'r"""Raw module doc."""\n',
@@ -140,6 +144,7 @@ _FRAGMENTS = st.sampled_from([
 ])
 
 
+@same_tokenizer
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(["", " ", "    ", "\t", "\n", "\n    ", "\n\n", " \\\n"]),
                           _FRAGMENTS), max_size=14))
