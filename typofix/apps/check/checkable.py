@@ -24,6 +24,7 @@ _WHOLE_RUN = re.compile(r"[A-Za-z]+")
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 _NEWLINE = re.compile("\n")
 FEW_RUNS = 32  # up to this many distinct runs to find in a file, one `str.find` each
+REMEMBERED = 200_000  # distinct runs whose answer `Changing` keeps (about 30 MB)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +130,8 @@ class Changing:
         """The words of one run that the corrector would change."""
         known = self._seen.get(run)
         if known is None:
+            if len(self._seen) >= REMEMBERED:
+                self._seen.clear()  # bounded on a stream of endless new words (a big log)
             known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
                                              if len(w) >= 2 and self.changes(w))
         return known

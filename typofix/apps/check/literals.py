@@ -40,7 +40,7 @@ def mask_literal(content: str) -> str:
     """A literal's content with escapes, placeholders and code spans blanked (same length)."""
     if "\\" in content:
         content = _ESCAPE.sub(_blank_match, content)
-    for _ in range(3):  # nested braces: one level a round
+    for _ in range(3 if "%" in content or "$" in content or "{" in content else 0):  # nested braces: a level a round
         masked = _PLACEHOLDER.sub(_blank_match, content)
         if masked == content:
             break

@@ -5,7 +5,8 @@ explains).
 
 Reading is a task a file. Checking is a task a group of files: a worker weighs the group's distinct words in
 one batch (`FileChecker.prepare`), then finds each file's typos from that search; one process weighs all the
-run's words at once."""
+run's words at once. A streamed file (`Streamed`: big plain text) is not read with the others: its windows are
+read (a task each, a few ahead) when its turn comes to be checked, and each is checked as one group."""
 
 from __future__ import annotations
 
@@ -18,11 +19,18 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typofix.apps.check.checkable import Checkable, Row
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.reader import scan_blocks, scan_text
+from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
 
 _checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
 GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, few enough for large batches
 MAX_GROUP = 2000  # files in one check task at most
+
+
+
+class Streamed(str):
+    """The path of a file checked as a stream of windows (`typofix.apps.check.reader.is_streamed`): read
+    in its turn to be checked, not with the others."""
+
 
 Source = str | tuple[str, str]  # a file's path, or a name and the text read for it (standard input)
 Found = list[tuple[Finding, Row | None]]
@@ -39,6 +47,9 @@ def _read(source: Source) -> Iterator[Checkable]:
     if isinstance(source, tuple):
         yield _checker.checkable(scan_text(*source))
         return
+    if isinstance(source, Streamed):
+        yield source  # (read later, window by window)
+        return
     for block in scan_blocks(source):
         yield _checker.checkable(block.scan, block.offset, block.line, block.ignores_file)
 
@@ -49,6 +60,10 @@ def _read_all(source: Source) -> list[Checkable] | OSError:
         return list(_read(source))
     except OSError as err:
         return err
+
+
+def _read_window(window: Window) -> Checkable:
+    return _checker.checkable(scan_window(window), window.offset, window.line)
 
 
 def _findings(items: list[Checkable]) -> list[Found]:
@@ -90,18 +105,23 @@ class CheckPool:
             for item in [items] if isinstance(items, OSError) else items:
                 yield source, item
 
+    def windows(self, path: str) -> Iterator[Checkable]:
+        """What of each window of the streamed file at `path` the model must see, in order, read as they are
+        asked for (with --jobs, a few ahead, in the workers)."""
+        yield from self._ordered(_read_window, windows(path))
+
     def prepare(self, words: Iterable[str]) -> None:
         """Weigh the run's `words` now, in large batches (in one process; workers weigh each group's own)."""
         if self._executor is None:
             _checker.prepare_words(words)
 
-    def findings(self, items: Iterable[Checkable], count: int) -> Iterator[tuple[Checkable, Found]]:
-        """Each of the `count` items with its findings (unfiltered), in order."""
+    def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:
+        """Each of the items (whose `work` adds up to `weight`) with its findings (unfiltered), in order."""
         if self._executor is None:
             for item in items:
                 yield item, _checker.findings(item)
             return
-        for group, found in self._ordered(_findings, _groups(items, count, self.jobs * GROUPS_PER_JOB),
+        for group, found in self._ordered(_findings, _groups(items, weight, self.jobs * GROUPS_PER_JOB),
                                           keyed=True):
             yield from zip(group, found)
 
@@ -121,15 +141,22 @@ class CheckPool:
             yield (argument, future.result()) if keyed else future.result()
 
 
-def _groups(items: Iterable[Checkable], count: int, groups: int) -> Iterator[list[Checkable]]:
-    """The `count` `items` in about `groups` runs of consecutive items (at most `MAX_GROUP` each: a group is
-    held in memory)."""
-    share = max(1, min(MAX_GROUP, -(-count // max(groups, 1))))
-    group = []
+def work(item: Checkable) -> int:
+    """How much checking `item` costs, about: the words the model weighs for it, and the file itself."""
+    return 1 + len(item.words())
+
+
+def _groups(items: Iterable[Checkable], weight: int, groups: int) -> Iterator[list[Checkable]]:
+    """The `items` (their `work` adding up to `weight`) in about `groups` runs of consecutive items of about
+    as much work each (at most `MAX_GROUP` items: a group is held in memory). Work, not files: the same number
+    of files in each left one worker weighing a few files' many words while the other had finished."""
+    share = max(1, -(-weight // max(groups, 1)))
+    group, load = [], 0
     for item in items:
         group.append(item)
-        if len(group) >= share:
+        load += work(item)
+        if load >= share or len(group) >= MAX_GROUP:
             yield group
-            group = []
+            group, load = [], 0
     if group:
         yield group

@@ -1,20 +1,27 @@
-"""Python source read with Python's own tokenizer: comments, docstrings and string literals are checked,
-names are identifiers, and the language's words (keywords, builtins, standard-library module names) are
-known words. A docstring (as the syntax tree says: the first statement of a module, class or function) is
-reStructuredText (literal blocks, doctests, roles blanked) and documentation, which -w may fix; any other
-string literal is data, reported but never written (`Scan.strings`). A bytes literal is data, and the
-pattern handed to `re` is a regular expression: neither is checked."""
+"""Python source, read by one regular expression that finds what Python's tokenizer (3.11's `tokenize`)
+would: comments, docstrings and string literals are checked, names are identifiers, and the language's words
+(keywords, builtins, standard-library module names) are known words. A docstring (as the syntax tree says:
+a string statement first in a module, class or function body) is reStructuredText (literal blocks, doctests,
+roles blanked) and documentation, which -w may fix; any other string literal is data, reported but never
+written (`Scan.strings`). A bytes literal is data, and the pattern handed to `re` is a regular expression:
+neither is checked.
+
+Why not `tokenize` and `ast`: they build a token object for every operator and a tree for every expression
+to find the few tokens a check reads, and took most of the time of reading the standard library (docs/check.md).
+The expression here skips what is not a comment, a string, a name or a token that says where a statement
+starts or ends (a line break, a bracket, a colon, `;`); tests/test_check_pysource.py holds it to
+`tokenize` and `ast` on real files. It reads as 3.10's and 3.11's tokenizer does, on any Python: an f-string
+that nests its own quote (3.12's PEP 701) ends at that quote."""
 
 from __future__ import annotations
 
-import ast
 import builtins
-import io
 import keyword
 import re
 import sys
 import tokenize
 from functools import lru_cache
+from typing import NamedTuple
 
 from typofix.apps.check.languages import PYTHON
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
@@ -23,16 +30,38 @@ from typofix.apps.check.regions import Regions, Scan
 
 _PREFIX = re.compile(r"[A-Za-z]*")
 # The functions of `re` (and of a compiled pattern's module) whose first argument is a pattern.
-_RE_FUNCTIONS = frozenset({"compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall",
-                           "finditer"})
-_FSTRING_START = getattr(tokenize, "FSTRING_START", None)  # Python 3.12+ splits f-strings into tokens
-_FSTRING_END = getattr(tokenize, "FSTRING_END", None)
+_RE_FUNCTIONS = ("compile", "match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer")
+# `re.compile(` and its kind, ending where a literal's open bracket is
+_RE_CALL = re.compile(r"\bre\s*\.\s*(?:%s)\s*\(\s*\Z" % "|".join(_RE_FUNCTIONS))  # ends a run of code
 
-
-_DOCUMENTED = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")  # where a statement's statements are
-_MATCH_CASE = getattr(ast, "match_case", ast.AST)  # Python 3.10+: a case of `match`, which holds a body
-_NEWLINE = re.compile("\n")
+_STRING_PREFIX = r"(?:[bB][rR]?|[rR][bBfF]?|[fF][rR]?|[uU])?"  # 3.11's: b, r, u, f, br, rb, fr, rf, any case
+# Python source in pieces, each a run of code, a line break (with the next line's indentation), a string
+# literal (its prefix ends the run of code before it), a comment or a backslash continuing a line.
+_PIECE = re.compile(
+    r"(?P<code>[^'\"#\\\r\n]+)"
+    r"|(?P<newline>\r?\n)(?P<indent>[ \t\f]*)"
+    r"|(?P<string>"
+    r"""'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""
+    r'''|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*""")'''
+    r"|(?P<unclosed>'''|" r'""")'  # a triple-quoted string never closed
+    r"|(?P<single>"
+    r"""'[^\n'\\]*(?:\\(?:\r?\n|.)[^\n'\\]*)*'"""
+    r'''|"[^\n"\\]*(?:\\(?:\r?\n|.)[^\n"\\]*)*")'''
+    r"|(?P<comment>#[^\r\n]*)"
+    r"|(?P<continued>\\\r?\n)"
+    # a string continued by a backslash onto a line that neither ends it nor goes on: tokenize drops all
+    # of it, through the end of that line (a quote that opens no string at all is skipped, as tokenize does)
+    r"""|(?P<broken>'(?:[^\n'\\]|\\.)*(?:\\\r?\n(?:[^\n'\\]|\\.)*)+(?:\n|\Z)"""
+    r'''|"(?:[^\n"\\]|\\.)*(?:\\\r?\n(?:[^\n"\\]|\\.)*)+(?:\n|\Z))''')
+# A name in code, or a number (whose letters are no name: 1e5, 0xff, 1_000)
+_NAME = re.compile(r"(?:%s)|([^\W\d]\w*)" % re.sub(r"\((?!\?)", "(?:", tokenize.Number))  # (group 1: a name)
+_IS_PREFIX = re.compile(_STRING_PREFIX)
+_HEADER = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?(?:def|class)(?!\w)")  # a def or class line starts
+_HEADER_END = re.compile(r"[()\[\]{}:]")
+_OPENS = str.maketrans("[{]}", "(())")
+_INDENT = re.compile(r"[ \t\f]*")
+_TABSIZE = 8  # tokenize's
+_KEYWORDS = frozenset(keyword.kwlist)
 
 
 @lru_cache(maxsize=1)
@@ -43,88 +72,230 @@ def python_words() -> frozenset[str]:
     return frozenset(n.lower() for n in names)
 
 
-def docstring_starts(text: str) -> set[tuple[int, int]] | None:
-    """(line, column) of each docstring's first token (module, class and function docstrings), or None
-    when the text does not parse."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+class Unreadable(ValueError):
+    """Source Python's tokenizer stops at: a bracket or a triple-quoted string still open at the end, a line
+    continued into the end, a dedent to no outer indentation level."""
+
+
+class Lexed(NamedTuple):
+    """What `lex` finds in Python source, each list in text order: `names` (offset, name), keywords left
+    out; the `keywords` used; `comments` (offset, comment); `strings` (offset, the literal with its prefix
+    and quotes, whether it is a docstring)."""
+
+    names: list[tuple[int, str]]
+    keywords: set[str]
+    comments: list[tuple[int, str]]
+    strings: list[tuple[int, str, bool]]
+    patterns: set[int]  # the offsets of the strings handed to `re.compile(` and its kind: patterns
+
+
+def lex(text: str) -> Lexed:
+    """The names, keywords, comments and string literals of Python source `text`, as Python's tokenizer
+    finds them; raises `Unreadable` where it would stop.
+
+    A docstring is what the syntax tree calls one: a string literal (neither bytes nor an f-string; of strings
+    joined by being written side by side, the first) that is a whole statement, the first of a module or of
+    a `def` or `class` body. Statements are told apart as the tokenizer does: by line breaks outside
+    brackets (not after a backslash) and by `;`."""
+    names: list[tuple[int, str]] = []
+    keywords: set[str] = set()
+    comments: list[tuple[int, str]] = []
+    strings: list[tuple[int, str, bool]] = []
+    patterns: set[int] = set()
+    pattern_next = False  # the last run of code ended with `re.compile(`: a string now is a pattern
+    depth = 0  # brackets open
+    indents = [0]
+    _indentation(text, 0, len(text) - len(text.lstrip(" \t\f")), indents)
+    statement_start = True  # the next piece starts a statement
+    header = False  # in a `def` or `class` line, before its colon
+    expect_doc = True  # the next statement may be a docstring: the start of a module or of a body
+    candidate: list[tuple[int, str]] = []  # the strings of the statement that may be a docstring
+    continued = False  # the last piece was a backslash before a line break
+    prefix_at = -1  # where the prefix of the string that follows starts (a run of code ended with it)
+    size = len(text)
+    # After a string continued onto a line that does not end it, 3.11's tokenizer keeps a stale mark: the next
+    # triple-quoted string over several lines is dropped through its first line that no backslash continues
+    stale = False
+    position = 0
+    while (match := _PIECE.search(text, position)) is not None:
+        position = match.end()
+        kind = match.lastgroup
+        if stale and (kind == "string" and "\n" in match.group() or kind == "unclosed"):
+            dropped = _dropped(text, match.start(), match.end() if kind == "string" else None)
+            stale = dropped is not None
+            if dropped is None and kind == "unclosed":
+                raise Unreadable("a triple-quoted string is never closed")
+            if dropped is not None:
+                position, prefix_at = dropped, -1
+                if not depth:  # the next line starts a statement
+                    statement_start = True
+                    _indentation(text, position, _INDENT.match(text, position).end(), indents)
+                continue
+        if kind == "continued":
+            continued = True
+            continue
+        continued = False  # (whatever follows on the next line, white space even, ends it)
+        if kind == "code":
+            run = match.group()
+            if run.isspace():
+                continue
+            start, end = match.span()
+            found = [(m.start(), m[1]) for m in _NAME.finditer(text, start, end) if m.lastindex]
+            if found and end < size and text[end] in "'\"":
+                at, last = found[-1]
+                if at + len(last) == end and _IS_PREFIX.fullmatch(last):  # the prefix of the string that follows
+                    prefix_at = end = at
+                    run = text[start:at]
+                    found.pop()
+                    if run.isspace() or not run:
+                        continue
+            pattern_next = "(" in run and _RE_CALL.search(run) is not None
+            if candidate:  # the statement goes on after its strings, or ends at `;`: a docstring or not
+                _decide(strings, candidate, not depth and run.lstrip()[0] == ";")
+                candidate = []
+            if found:
+                kept = [pair for pair in found if pair[1] not in _KEYWORDS]
+                names.extend(kept)
+                if len(kept) < len(found):
+                    keywords.update(name.lower() for _, name in found if name in _KEYWORDS)
+            if statement_start and _HEADER.match(run):
+                header = True
+            statement_start = expect_doc = False
+            if header:  # the colon ending the line (outside brackets) starts the body
+                for mark in _HEADER_END.finditer(run):
+                    char = mark.group()
+                    if char != ":":
+                        depth += 1 if char in "([{" else -1
+                    elif not depth:
+                        header = False
+                        rest = run[mark.end():]
+                        statement_start = expect_doc = not rest or rest.isspace()
+                        depth += _depth_change(rest)
+                        break
+            else:
+                depth += _depth_change(run)
+            continue
+        if kind == "indent":  # (the last group of a line break)
+            if depth:
+                continue
+            if candidate:
+                _decide(strings, candidate, True)
+                candidate = []
+            statement_start = True
+            _indentation(text, match.start("indent"), match.end(), indents)
+            continue
+        if kind == "string" or kind == "single":
+            if kind == "single" and "\n" in match.group():
+                stale = False  # (a string over several lines that ends clears the mark)
+            start = match.start()
+            if prefix_at >= 0:
+                start, prefix_at = prefix_at, -1
+            token = text[start:match.end()]
+            if pattern_next:
+                patterns.add(start)
+                pattern_next = False
+            plain = start == match.start() or not {"b", "f"} & set(token[:match.start() - start].lower())
+            if plain and (candidate or expect_doc):
+                candidate.append((start, token))
+            else:
+                if candidate:  # an f-string joined to it: no docstring
+                    _decide(strings, candidate, False)
+                    candidate = []
+                strings.append((start, token, False))
+            statement_start = expect_doc = False
+            continue
+        if kind == "comment":
+            comments.append((match.start(), match.group()))
+        elif kind == "broken":
+            stale = True
+            if match.end() == size and match.group().endswith(("\\\n", "\\\r\n")):
+                raise Unreadable("a string is continued past the end")
+            if not depth:  # the next line starts a statement (no line break token: it was dropped too)
+                statement_start = True
+                _indentation(text, match.end(), _INDENT.match(text, match.end()).end(), indents)
+        else:
+            raise Unreadable("a triple-quoted string is never closed")
+    if candidate:
+        _decide(strings, candidate, True)
+    if depth or continued:
+        raise Unreadable("a statement goes on past the end")
+    return Lexed(names, keywords, comments, strings, patterns)
+
+
+def _dropped(text: str, start: int, end: int | None) -> int | None:
+    """Where the stale tokenizer's drop of the string at `start` (ending at `end`; None: never) ends: after
+    the first of its lines past the first that no backslash continues; None where none is (the string ends
+    normally, or the text does, still continued)."""
+    line = text.find("\n", start) + 1
+    if not line or (end is not None and end < line):
         return None
-    starts = set()
-    # Statements only: a docstring is the first statement of a module, class or function, and those are found
-    # among statements (walking every expression node too took most of the time)
-    bodies = [tree]
-    while bodies:
-        node = bodies.pop()
-        if isinstance(node, _DOCUMENTED) and node.body:
-            first = node.body[0]
-            if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                    and isinstance(first.value.value, str)):
-                starts.add((first.value.lineno, first.value.col_offset))
-        for field in _BODIES:
-            for child in getattr(node, field, ()):
-                if isinstance(child, (ast.stmt, ast.excepthandler, _MATCH_CASE)):
-                    bodies.append(child)
-    return starts
+    limit = len(text) if end is None else text.rfind("\n", 0, end) + 1  # (the line it ends on is read whole)
+    while line < limit:
+        line_end = text.find("\n", line) + 1 or len(text)
+        if not text.endswith(("\\\n", "\\\r\n"), line, line_end):
+            return line_end
+        line = line_end
+    return None
+
+
+def _decide(strings: list[tuple[int, str, bool]], candidate: list[tuple[int, str]], docstring: bool) -> None:
+    """Add the strings of a statement, the first a docstring if `docstring`."""
+    strings.append((*candidate[0], docstring))
+    strings.extend((at, token, False) for at, token in candidate[1:])
+
+
+def _depth_change(code: str) -> int:
+    """How many more brackets `code` opens than it closes."""
+    if "(" not in code and ")" not in code and "[" not in code and "]" not in code and "{" not in code \
+            and "}" not in code:
+        return 0
+    marks = code.translate(_OPENS)
+    return marks.count("(") - marks.count(")")
+
+
+def _indentation(text: str, start: int, end: int, indents: list[int]) -> None:
+    """Follow the indentation text[start:end] of a statement's first line as tokenize does, raising
+    `Unreadable` for a dedent to no outer level."""
+    if end == len(text) or text[end] in "#\r\n":
+        return  # a blank or comment line does not count
+    column = end - start
+    if column == indents[-1]:
+        return
+    spaces = text[start:end]
+    if "\t" in spaces or "\f" in spaces:
+        column = 0
+        for char in spaces:
+            column = (column // _TABSIZE + 1) * _TABSIZE if char == "\t" else 0 if char == "\f" else column + 1
+    if column > indents[-1]:
+        indents.append(column)
+    while column < indents[-1]:
+        if column not in indents:
+            raise Unreadable("unindent does not match any outer indentation level")
+        indents.pop()
 
 
 def scan_python(path: str, text: str) -> Scan | None:
-    """The Scan of Python source; None when Python's tokenizer cannot read it (Python 2, a template)."""
-    starts = [0]
-    starts.extend(m.end() for m in _NEWLINE.finditer(text))
-    docstrings = docstring_starts(text)
-    regions = Regions(text)
-    recent: list[str] = []  # the last few significant tokens, to see `re.compile(` before a literal
-    fstring_depth, fstring_start = 0, 0
+    """The Scan of Python source; None where Python's tokenizer cannot read it (Python 2, a template)."""
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            start = starts[tok.start[0] - 1] + tok.start[1]
-            if tok.type == tokenize.COMMENT:
-                shebang = tok.start == (1, 0) and tok.string.startswith("#!")
-                regions.add(start, blank(tok.string) if shebang else mask_comment(tok.string))
-                continue
-            if _FSTRING_START is not None and tok.type in (_FSTRING_START, _FSTRING_END):
-                # 3.12+: an f-string is many tokens; read it whole, as older Pythons give it
-                if tok.type == _FSTRING_START:
-                    fstring_depth += 1
-                    if fstring_depth == 1:
-                        fstring_start = start
-                    continue
-                fstring_depth -= 1
-                if fstring_depth == 0:
-                    end = starts[tok.end[0] - 1] + tok.end[1]
-                    _literal(regions, fstring_start, text[fstring_start:end], False, recent)
-                    recent.append("<string>")
-                continue
-            if fstring_depth:
-                continue
-            if tok.type == tokenize.STRING:
-                docstring = docstrings is not None and tok.start in docstrings
-                _literal(regions, start, tok.string, docstring, recent)
-                recent.append("<string>")
-            elif tok.type == tokenize.NAME:
-                if keyword.iskeyword(tok.string):
-                    regions.keywords.add(tok.string.lower())
-                else:
-                    regions.identifier(start, tok.string)
-                recent.append(tok.string)
-            elif tok.type == tokenize.OP:
-                recent.append(tok.string)
-            else:
-                continue
-            del recent[:-4]
-    except (tokenize.TokenError, SyntaxError):
+        found = lex(text)
+    except Unreadable:
         return None
+    regions = Regions(text)
+    regions.identifiers = found.names
+    regions.keywords = found.keywords
+    for at, comment in found.comments:
+        regions.add(at, blank(comment) if at == 0 and comment.startswith("#!") else mask_comment(comment))
+    for at, token, docstring in found.strings:
+        if at not in found.patterns:  # re.compile("...") and its kind: a pattern, not words
+            _literal(regions, at, token, docstring)
     return regions.scan(path, PYTHON)
 
 
-def _literal(regions: Regions, start: int, token: str, docstring: bool, recent: list[str]) -> None:
+def _literal(regions: Regions, start: int, token: str, docstring: bool) -> None:
     """Add a string literal token (prefix and quotes included) as text or as a one-word literal."""
     prefix = _PREFIX.match(token).group().lower()
     if "b" in prefix:
         return  # bytes: data, not text
-    if len(recent) >= 4 and recent[-4:] == ["re", ".", recent[-2], "("] and recent[-2] in _RE_FUNCTIONS:
-        return  # re.compile("...") and its kind: a pattern, not words
     quote = token[len(prefix):len(prefix) + 3]
     quote = quote if quote in ('"""', "'''") else quote[:1]
     begin = start + len(prefix) + len(quote)

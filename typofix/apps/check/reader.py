@@ -3,13 +3,15 @@ line endings as they are) and its `Scan`, by the reader its language calls for.
 
 A big plain-text file is read in blocks (`scan_blocks`), each cut after a blank line, where no code span
 of plain text goes on: each block is read as the whole file would be, so a 50 MB log or corpus never has to
-be in memory at once."""
+be in memory at once. A plain-text file bigger than `STREAM` bytes is checked as a stream (`windows`): its
+first window small, so that its first findings come at once, the next ones larger."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import NamedTuple, TextIO
 
 from typofix.apps.check.ignores import apply_ignores, ignores_file
 from typofix.apps.check.languages import Language, language_of
@@ -70,15 +72,82 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
         if not more or language.kind != "text":
             yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
             return
-        pending, offset, line = text + more, 0, 0
-        while pending:
-            if len(pending) <= block:
-                pending += f.read(block)
-            piece = pending[:_last_break(pending[:block])] if len(pending) > block else pending
-            pending = pending[len(piece):]
+        for piece, offset, line in _pieces(f, text + more, block, block):
             yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece))
-            offset += len(piece)
-            line += piece.count("\n")
+
+
+STREAM = 2 * BLOCK  # a plain-text file of more bytes than this is checked as a stream of windows
+FIRST_WINDOW = 16 << 10  # characters: a stream's first window (its first findings come as soon as it is checked)
+LAST_WINDOW = 1 << 20  # characters: the most a window grows to (each is twice the one before)
+
+
+class Window(NamedTuple):
+    """A part of a streamed file: its text, where it starts in the file's text (offset and line, 0-based)."""
+
+    path: str
+    text: str
+    offset: int
+    line: int
+
+
+def is_streamed(path: str) -> bool:
+    """Whether the file at `path` is plain text bigger than `STREAM` bytes, checked as a stream (`windows`)."""
+    try:
+        if os.path.getsize(path) <= STREAM:
+            return False
+        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+            first_line = f.read(200).partition("\n")[0]
+    except OSError:
+        return False  # (reading it reports the error)
+    return language_of(path, first_line).kind == "text"
+
+
+def windows(path: str, first: int | None = None, most: int | None = None) -> Iterator[Window]:
+    """The windows of a streamed plain-text file, in order: the first about `first` (`FIRST_WINDOW`)
+    characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut after a blank line as
+    `scan_blocks`' blocks are."""
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        for text, offset, line in _pieces(f, "", first or FIRST_WINDOW, most or LAST_WINDOW):
+            yield Window(path, text, offset, line)
+
+
+def scan_window(window: Window) -> Scan:
+    """The Scan of a window of a streamed plain-text file."""
+    return scan_as(window.path, window.text, Language("text"))
+
+
+def ignored_file(path: str) -> bool:
+    """Whether a streamed file holds the mark that leaves it all unchecked (looked for before its first window
+    is checked: a finding printed cannot be taken back)."""
+    tail = b""
+    with open(path, "rb") as f:
+        while chunk := f.read(BLOCK):
+            part = tail + chunk
+            end = part.rfind(b"\n") + 1  # whole lines only: the mark is a line of its own
+            if b"typofix:" in part[:end] and ignores_file(part[:end].decode("utf-8", "surrogateescape")):
+                return True
+            tail = part[end:]
+    return b"typofix:" in tail and ignores_file(tail.decode("utf-8", "surrogateescape"))
+
+
+def _pieces(f: TextIO, pending: str, first: int, most: int) -> Iterator[tuple[str, int, int]]:
+    """The rest of the open file `f` (after `pending`, read already) in pieces of about `first`, then twice
+    as many characters each, up to `most`, each cut after its last blank line: (text, offset, line)."""
+    offset, line, size = 0, 0, first
+    while True:
+        while len(pending) <= size:
+            more = f.read(max(size, 1 << 16))
+            if not more:
+                break
+            pending += more
+        if not pending:
+            return
+        piece = pending[:_last_break(pending[:size])] if len(pending) > size else pending
+        pending = pending[len(piece):]
+        yield piece, offset, line
+        offset += len(piece)
+        line += piece.count("\n")
+        size = min(2 * size, most)
 
 
 def _last_break(text: str) -> int:

@@ -9,20 +9,26 @@ file's findings are streamed in file order, fixing the file (-w:
 the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
 the text that was checked) before going on. The vocabulary must have seen every file before any finding is
 judged, so the first finding comes after the first pass.
+
+A plain-text file too big to wait for (`typofix.apps.check.reader.is_streamed`: a log, a corpus) is the
+exception: the first pass passes it by, and in its turn it is read, weighed, checked and reported window by
+window, its first window small, so that its first findings come within a second of its turn. Each window's
+words join the vocabulary as it is read: a word the file uses often is its term from then on (not in the
+windows before), and the files after it hear of it too.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from typofix.apps.check.checkable import Checkable, text_digest
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, write_fixes
 from typofix.apps.check.known import known_misspellings
-from typofix.apps.check.pool import CheckPool, Source
-from typofix.apps.check.reader import read_text
+from typofix.apps.check.pool import CheckPool, Source, Streamed, work
+from typofix.apps.check.reader import ignored_file, is_streamed, read_text
 from typofix.apps.check.spool import Spool
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
@@ -82,20 +88,41 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             if isinstance(item, OSError):
                 problem(f"cannot read {source}: {item.strerror or item}", True)
                 continue
+            if isinstance(item, Streamed):
+                read.add(item)
+                continue
             vocabulary.add(item.use)
             item.use = None  # counted: a file's words are not kept
             if item.ignores_file:  # (a big file's block: the blocks before it are held already)
                 ignored.add(item.path)
             read.add(item)
         words: set[str] = set()
-        for item in _pruned((item for item in read if item.path not in ignored), verdict, run.real_words):
-            words.update(w.lower() for w in item.words())
+        weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
+        for item in _pruned((item for item in read if isinstance(item, Streamed) or item.path not in ignored),
+                            verdict, run.real_words):
+            if not isinstance(item, Streamed):
+                words.update(w.lower() for w in item.words())
+                weight += work(item)
             kept.add(item)
         read.close()
         if len(words) <= WEIGH_ALL:
             pool.prepare(words)
         fixing: list[tuple[Checkable, list[Finding]]] = []  # a file's parts and their fixes, until it is done
-        for item, found in pool.findings(kept, kept.count):
+        def streamed(path: Streamed) -> Iterator[tuple[Checkable, list]]:
+            """A streamed file's findings, window by window, each window's words weighed as it comes."""
+            try:
+                if ignored_file(path):
+                    return
+                for window in pool.windows(path):
+                    vocabulary.add(window.use)
+                    window.use = None
+                    window = next(_pruned([window], verdict, run.real_words))
+                    pool.prepare({w.lower() for w in window.words()})
+                    yield from pool.findings([window], 1)
+            except OSError as err:
+                problem(f"cannot read {path}: {err.strerror or err}", True)
+
+        for item, found in _in_turn(pool, kept, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
                         for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
             for finding in reported:
@@ -112,12 +139,34 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
 
 
 def _sources(paths: Iterable[str]) -> Iterator[Source]:
-    """The files to read; standard input (`-`) read here, once, as a text named `-`."""
+    """The files to read; standard input (`-`) read here, once, as a text named `-`; a big plain-text file as
+    `Streamed`."""
     for path in paths:
         if path == STDIN:
             yield path, sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
         else:
-            yield path
+            yield Streamed(path) if is_streamed(path) else path
+
+
+def _in_turn(pool: CheckPool, kept: Spool, weight: int,
+             streamed: Callable[[Streamed], Iterator]) -> Iterator[tuple[Checkable, list]]:
+    """The findings of the `kept` items (their work adding up to `weight`) in order, a streamed file's
+    (`streamed`) in its turn."""
+    items = iter(kept)
+    stopped: list[Streamed] = []
+
+    def until_streamed() -> Iterator[Checkable]:
+        for item in items:
+            if isinstance(item, Streamed):
+                stopped.append(item)
+                return
+            yield item
+
+    while True:
+        yield from pool.findings(until_streamed(), weight)
+        if not stopped:
+            return
+        yield from streamed(stopped.pop())
 
 
 def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> Iterator[Checkable]:
@@ -135,6 +184,9 @@ def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> I
         return False
 
     for item in items:
+        if isinstance(item, Streamed):
+            yield item
+            continue
         yield replace(item, rows=item.rows if real_words else [r for r in item.rows if may(r.words, "text")],
                       literals=[p for p in item.literals if may(p.words, "literal")],
                       identifiers=[p for p in item.identifiers if may(p.words, "identifier")])

@@ -15,6 +15,8 @@ _ROW_COST = 160  # the bytes a row or a name costs beyond its text: its object, 
 
 def held_size(item: Checkable) -> int:
     """About how many bytes `item` holds in memory."""
+    if isinstance(item, str):  # a streamed file's path (`typofix.apps.check.pool.Streamed`)
+        return len(item) + _ROW_COST
     rows = sum(len(r.text) + (len(r.mask) if r.mask is not None else 0) + _ROW_COST for r in item.rows)
     return rows + sum(len(p.text) + _ROW_COST for p in (*item.literals, *item.identifiers))
 
