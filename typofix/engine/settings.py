@@ -94,6 +94,9 @@ class DecodingSettings:
     shortlist: int = knob(6, "one-edit neighbours the cheap pass scores with the model", "N", low=0)
     homophone_candidates: int = knob(3, "the N most frequent words said exactly as the typo sounds (the letter-to-"
                                      "phone model's pronunciation) join the cheap pass", "N", low=0)
+    # Whether the cheap pass hears the typo (the letter-to-phone model): its homophones and the scorer's phone
+    # features. Off: only the words that go wide are heard, and the cheap pass ranks without the phone features.
+    cheap_phones: bool = knob(True)
     # The wide pass. beam 1: its candidates are the neighbours alone (one edit, two edits, sound-alikes), scored
     # as a trie; a wider beam adds the model's own beam search. beam 1, wide_margin 0 and wide_min_edits 0: no
     # wide pass at all. The margin is in the scorer's units.
@@ -111,6 +114,11 @@ class DecodingSettings:
                                  "search", "N", low=0)
     phone_candidates: int = knob(10, "the N listed words said most like the typo (the letter-to-phone model's "
                                  "pronunciation, within two phone edits) join the wide search", "N", low=0)
+    # Of the wide pass's neighbours, only the N best by the scorer without its model terms (edits, frequency,
+    # sound, phones) are scored with the model (0: all of them): the model's rows are most of a wide pass's time,
+    # and a neighbour the cheap features rank low seldom wins (figures: docs/tuning.md, "Less model work").
+    wide_model_candidates: int = knob(0, "of the wide search's neighbours, score only the N best by the cheap "
+                                      "features (edits, frequency, sound) with the model; 0: all", "N", low=0)
     prune: bool = knob(True)  # stop the wide beam's hypotheses that can no longer beat the cheap answer
     # Context in text (`typofix.words.context`): weight of the neighbours' evidence (0: off) and its interpolation.
     context_weight: float = knob(1.0, "weight of the neighbouring words' evidence (word bigrams) in text; 0 is "
