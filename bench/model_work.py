@@ -7,7 +7,8 @@ Usage (from the repository root)::
         [--limit N] VARIANT...
 
 A VARIANT is `name:setting=value,setting=value` over the preset's `DecodingSettings` (e.g.
-`wide8:wide_model_candidates=8`, `nohear:cheap_phones=false`). Every variant and the untouched preset (the
+`wide8:wide_model_candidates=8`, `nohear:cheap_phones=false`; `model=PATH` runs that model file, e.g. the float export
+`typofix/models/default.onnxz` beside the int8 one the default runs). Every variant and the untouched preset (the
 `base` row) is loaded once (loading is not timed) and evaluated on each dev list (`typofix evaluate`'s
 figures, `typofix.engine.evaluate`) in `--rounds` rounds, the variants in turn within a round, so the
 machine's load falls on all of them alike; the speed is distinct typos per CPU second of this process (the
@@ -28,18 +29,22 @@ from typofix.engine.settings import DecodingSettings
 DEV_SETS = ("data/eval/norvig-testset1.tsv", "data/eval/birkbeck-dev.tsv")
 
 
-def parse_variant(text: str, preset: str) -> tuple[str, DecodingSettings]:
-    """`name:key=value,...` -> (name, the preset with those settings), each value read as its field's type."""
+def parse_variant(text: str, preset: str) -> tuple[str, DecodingSettings, str | None]:
+    """`name:key=value,...` -> (name, the preset with those settings, the model file or None), each value read
+    as its field's type; `model=PATH` runs that model file instead of the bundled one."""
     name, _, assignments = text.partition(":")
     types = {f.name: type(f.default) for f in fields(DecodingSettings)}
-    overrides = {}
+    overrides, model = {}, None
     for assignment in filter(None, assignments.split(",")):
         key, _, value = assignment.partition("=")
+        if key == "model":
+            model = value
+            continue
         if key not in types:
             raise SystemExit(f"model_work: no setting {key!r} in {text!r}")
         kind = types[key]
         overrides[key] = value.lower() in ("1", "true", "yes", "on") if kind is bool else kind(value)
-    return name, DecodingSettings.preset(preset, **overrides)
+    return name, DecodingSettings.preset(preset, **overrides), model
 
 
 def read_rows(path: str, limit: int | None) -> list[tuple[str, str]]:
@@ -62,9 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     from typofix import Corrector
     from typofix.engine.evaluate import evaluate
 
-    variants = [("base", DecodingSettings.preset(args.preset))] + [parse_variant(v, args.preset)
-                                                                   for v in args.variants]
-    correctors = {name: Corrector.load(settings=settings) for name, settings in variants}
+    variants = [("base", DecodingSettings.preset(args.preset), None)] + [parse_variant(v, args.preset)
+                                                                         for v in args.variants]
+    correctors = {name: Corrector.load(model, settings=settings) for name, settings, model in variants}
     rows_run = {name: count_rows(c.stepper) for name, c in correctors.items()}
     lists = {path: read_rows(path, args.limit) for path in DEV_SETS}
     best: dict[tuple[str, str], float] = {}
@@ -72,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     per_typo: dict[tuple[str, str], float] = {}
     for _ in range(args.rounds):
         for path, rows in lists.items():
-            for name, _ in variants:
+            for name, *_ in variants:
                 before, cpu = rows_run[name][0], time.process_time()
                 report = evaluate(correctors[name], rows)
                 # CPU time, not wall: on a shared machine the wall clock counts the other users' work too.
@@ -84,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"preset {args.preset}, {args.rounds} round(s): top-1 %, decoder rows a typo, distinct typos per CPU "
           "second (the best round's) and its ratio to base in the same run")
     print(f"{'variant':<16}" + "".join(f"{os.path.basename(p):>44}" for p in DEV_SETS))
-    for name, _ in variants:
+    for name, *_ in variants:
         cells = []
         for path in DEV_SETS:
             ratio = best[path, name] / best[path, "base"]
