@@ -150,6 +150,7 @@ class Passes:
             for word, cands in zip(chunk, ranked):
                 keep = next(c for c in cands if c.word == word)
                 result[word] = (cands, keep)
+            self.ranker.forget()  # the batch is ranked: its phone distances are not asked again
         return result
 
     def channel_alone(self, words: list[str], trace: dict[str, Trace] | None = None

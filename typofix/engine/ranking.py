@@ -67,7 +67,6 @@ PHONE_FEATURES = ("phone_distance", "same_phones", "far_phone_distance", "far_sa
 # The features only the model's scores give: what a candidate not yet scored by the model is ranked without.
 MODEL_FEATURES = ("model_score", "model_per_step", "model_best")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
-REMEMBERED_PAIRS = 200_000  # (typo, candidate) phone distances a ranker keeps
 
 
 # --- the hand-set noisy channel ---------------------------------------------------------------------------
@@ -298,13 +297,11 @@ class Ranker:
         return [sorted(scored, key=lambda c: -c.score) for scored in ranked]
 
     def phone_distances(self, typos: list[str], words: list[list[str]]) -> np.ndarray:
-        """`Sounds.distances`, each pair worked out once: a wide pass ranks the cheap pass's candidates again,
-        and its neighbours twice (to choose those the model scores, then to rank them)."""
+        """`Sounds.distances`, each pair worked out once until `forget`: a wide pass ranks the cheap pass's
+        candidates again, and its neighbours twice (to choose those the model scores, then to rank them)."""
         pairs = [(typo, w) for typo, group in zip(typos, words) for w in group]
         todo = [pair for pair in dict.fromkeys(pairs) if pair not in self._phones]
         if todo:
-            if len(self._phones) + len(todo) > REMEMBERED_PAIRS:
-                self._phones.clear()  # bounded on endless streams; what is asked now is computed now
             asked = list(dict.fromkeys(typo for typo, _ in todo))
             groups = {typo: [] for typo in asked}
             for typo, w in todo:
@@ -312,6 +309,11 @@ class Ranker:
             found = self.sounds.distances(asked, [groups[typo] for typo in asked]).tolist()
             self._phones.update(zip(((typo, w) for typo in asked for w in groups[typo]), found))
         return np.array([self._phones[pair] for pair in pairs], dtype=np.float64)
+
+    def forget(self) -> None:
+        """Drop the phone distances `phone_distances` remembers (a caller's batch is done: memory stays bounded
+        by one batch on endless streams)."""
+        self._phones.clear()
 
     def best_without_model(self, typos: list[str], words: list[list[str]], edits: list[dict[str, int]],
                            n: int) -> list[list[str]]:
