@@ -317,10 +317,10 @@ class Ranker:
 
     def best_without_model(self, typos: list[str], words: list[list[str]], edits: list[dict[str, int]],
                            n: int) -> list[list[str]]:
-        """Of each typo's `words` (not yet scored by the model), the `n` best by the scorer without its model
-        terms (the hand channel with no model score, or the fitted scorer with its model features at 0), in
-        their given order; `edits` as in `rank_many`."""
-        if all(len(group) <= n for group in words):
+        """Of each typo's `words` (not yet scored by the model), those two edits away or nearer and the `n` best
+        others by the scorer without its model terms (the hand channel with no model score, or the fitted scorer
+        with its model features at 0), in their given order; `edits` as in `rank_many`."""
+        if all(len(group) <= n for group in words):  # (a shortcut: nothing to choose)
             return words
         s = self.settings
         distances = [[near[w] if near.get(w) is not None else osa_distance(typo, w) for w in group]
@@ -335,9 +335,12 @@ class Ranker:
                 typos, words, [len(w) + 1 for w in flat], [self.lexicon.log_prior(w) for w in flat],
                 [d for ds in distances for d in ds], phones).tolist()
         kept, start = [], 0
-        for group in words:
+        for group, ds in zip(words, distances):
             mine = scores[start:start + len(group)]
-            best = set(sorted(range(len(group)), key=lambda i: -mine[i])[:n])
-            kept.append([w for i, w in enumerate(group) if i in best])
+            # The near ones (two edits at most) are always scored: the model's favourite, a feature of every
+            # candidate's score, is nearly always one of them, and dropping it would move the others' scores.
+            far = [i for i, d in enumerate(ds) if d > 2]
+            best = set(sorted(far, key=lambda i: -mine[i])[:n])
+            kept.append([w for i, (w, d) in enumerate(zip(group, ds)) if d <= 2 or i in best])
             start += len(group)
         return kept
