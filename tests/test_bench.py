@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import footprint, informal, peers, prose, prose_checkers, report, run, scoring
+from bench import footprint, informal, model_work, peers, prose, prose_checkers, report, run, scoring
+from typofix.engine.settings import DecodingSettings
 
 # --- scoring ----------------------------------------------------------------------------------------------
 
@@ -582,3 +583,19 @@ def test_check_peers_measures_a_child_alone_its_output_time_and_memory(tmp_path)
         (pages / f"{name}.gz").write_bytes(gzip.compress(b".TH A 1\nsome text here\n" * 30_000))
     [made] = man_text(tmp_path, 1, folder=tmp_path)
     assert Path(made).stat().st_size == 1_000_000
+
+
+def test_model_work_reads_its_variants_and_refuses_holdout():
+    """`bench.model_work`'s variants are the preset with settings of their own type, a model file apart; an
+    unknown setting and a holdout list are refused."""
+    name, settings, model = model_work.parse_variant("w:wide_model_candidates=4,cheap_phones=false,alpha=1.5",
+                                                     "default")
+    assert (name, model) == ("w", None)
+    assert (settings.wide_model_candidates, settings.cheap_phones, settings.alpha) == (4, False, 1.5)
+    assert settings.bundled_model == "default"
+    _, fast, model = model_work.parse_variant("f:model=some.onnxz", "fast")
+    assert fast == DecodingSettings.preset("fast") and model == "some.onnxz"
+    with pytest.raises(SystemExit, match="no setting"):
+        model_work.parse_variant("x:wide_candidates=3", "default")
+    with pytest.raises(SystemExit, match="reserved"):
+        model_work.read_rows("../shared/eval/holdout/birkbeck.tsv", None)

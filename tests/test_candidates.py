@@ -62,7 +62,8 @@ def test_two_edit_candidates_are_the_most_frequent_words_two_edits_away(tiny_ckp
 def test_one_edit_candidates_are_the_most_frequent_words_one_edit_away(tiny_ckpt):
     from typofix.words.distance import osa_distance
 
-    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, phone_candidates=0, shortlist=0)  # the wide pass alone adds
+    wide = SMALL.with_(wide_margin=1e9, sound_candidates=0, phone_candidates=0, shortlist=0,  # the wide pass alone adds
+                       wide_model_candidates=0)  # and the model scores all it adds
     none = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=0, two_edit_candidates=3))
     some = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=4, two_edit_candidates=3))
     every = Corrector.load(tiny_ckpt, settings=wide.with_(one_edit_candidates=10**6, two_edit_candidates=3))

@@ -50,3 +50,31 @@ def test_the_gate_sends_exactly_the_uncertain_words_wide(tiny_ckpt):
             best = max((c.score for w, c in trace.cheap.items() if w != word), default=None)
             uncertain = best is None or best - keep - s.min_confidence < margin
             assert (trace.wide is not None) == uncertain, (word, margin)
+
+
+def test_the_wide_pass_scores_with_the_model_only_the_neighbours_it_keeps(tiny_ckpt):
+    """`wide_model_candidates`: each uncertain word's wide pass adds at most that many model-scored words more
+    than two edits away to the cheap pass's (beam 1: the neighbours are all it adds), every nearer one, and
+    with 0 all of them."""
+    from typofix.words.distance import osa_distance
+
+    words = ["speling", "recieve", "wierd", "acommodate", "definately", "goverment", "thier"]
+    everything = DecodingSettings(wide_margin=1e9)  # every word goes wide
+    added, far = {}, {}
+    for n in (0, 2):
+        corrector = Corrector.load(tiny_ckpt, settings=everything.with_(wide_model_candidates=n))
+        added[n] = {w: set(t.wide) - set(t.cheap) for w, t in corrector.trace(words).items()}
+        far[n] = {w: {c for c in found if osa_distance(w, c) > 2} for w, found in added[n].items()}
+    assert all(len(found) <= 2 for found in far[2].values())
+    assert all(added[2][w] <= added[0][w] and added[0][w] - far[0][w] <= added[2][w] for w in words)
+    assert any(len(found) > 2 for found in far[0].values())  # else the limit was never put to the test
+
+
+def test_without_cheap_phones_only_the_words_that_go_wide_are_heard(tiny_ckpt):
+    """`cheap_phones` off: a word the cheap pass is sure of never runs the letter-to-phone model."""
+    cheap_only = DecodingSettings(wide_margin=0, wide_min_edits=0)
+    heard = Corrector.load(tiny_ckpt, settings=cheap_only)
+    deaf = Corrector.load(tiny_ckpt, settings=cheap_only.with_(cheap_phones=False))
+    for corrector in (heard, deaf):
+        corrector.correct_many(["speling", "recieve", "wierd"])
+    assert heard.sounds._pronouncer is not None and deaf.sounds._pronouncer is None

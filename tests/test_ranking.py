@@ -290,3 +290,28 @@ def test_cli_refuses_an_unknown_scorer():
                          capture_output=True, text=True)
     assert run.returncode != 0
     assert "scorer must be one of fitted, hand" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_the_cheap_features_alone_are_the_scores_without_the_models_terms(small_lexicon):
+    """`scores_without_model` is `scores_many` less what the model's features add, so choosing candidates by it
+    never reads a model score; `best_without_model` keeps the best of those, in their given order."""
+    scorer = FittedScorer.load()
+    sounds = Sounds(small_lexicon, lambda: list(small_lexicon.counts))
+    typo, words = "speling", ["spelling", "spell", "the", "weird", "tea"]
+    steps = [len(w) + 1 for w in words]
+    priors = [small_lexicon.log_prior(w) for w in words]
+    edits = [osa_distance(typo, w) for w in words]
+    phones = sounds.distances([typo], [words])
+    log_probs = np.array([-0.5, -3.0, -9.0, -7.0, -8.0])
+    full = scorer.scores_many([typo], [words], log_probs, steps, priors, edits, phones)
+    cheap = scorer.scores_without_model([typo], [words], steps, priors, edits, phones)
+    model = features_many([typo], [words], log_probs, np.array(steps, dtype=float), np.array(priors),
+                          np.array(edits), scorer.alpha, phones)
+    columns = [COLUMN[name] for name in ("model_score", "model_per_step", "model_best")]
+    assert full - cheap == pytest.approx(model[:, columns] @ scorer.weights[columns])
+    ranker = Ranker(small_lexicon, DecodingSettings(), scorer, sounds)
+    kept = ranker.best_without_model([typo], [words], [{}], 1)[0]
+    far = sorted((i for i in range(len(words)) if edits[i] > 2), key=lambda i: -cheap[i])
+    assert len(far) > 1  # else nothing was chosen
+    assert kept == [w for i, w in enumerate(words) if edits[i] <= 2 or i == far[0]]  # the near ones always
+    assert ranker.best_without_model([typo], [words], [{}], 9) == [words]  # fewer than asked: all of them

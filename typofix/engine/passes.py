@@ -102,11 +102,12 @@ class Passes:
                 found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]
             one_edit = self.neighbours.one_edit(chunk)  # most frequent first
             edits = [dict(self.neighbours.shortlist(word, near)) for word, near in zip(chunk, one_edit)]
-            for word, near, alike in zip(chunk, edits, self.neighbours.said_alike(chunk)):
+            homophones = self.neighbours.said_alike(chunk) if s.cheap_phones else [{} for _ in chunk]
+            for word, near, alike in zip(chunk, edits, homophones):
                 near.update((w, d) for w, d in alike.items() if w not in near)
                 near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
             self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
-            ranked = self.ranker.rank_many(chunk, found, edits)
+            ranked = self.ranker.rank_many(chunk, found, edits, hear=s.cheap_phones)
             if trace is not None:
                 for word, cands, near, scored in zip(chunk, found, edits, ranked):
                     trace[word] = Trace(word, self._traced(word, cands, near, scored))
@@ -127,11 +128,17 @@ class Passes:
                 more = []
                 wides = self.neighbours.wide([chunk[r] for r in uncertain], s.one_edit_candidates,
                                              [one_edit[r] for r in uncertain])
+                if not s.cheap_phones:  # the homophones the cheap pass did not hear
+                    for wide, alike in zip(wides, self.neighbours.said_alike([chunk[r] for r in uncertain])):
+                        wide.update((w, d) for w, d in alike.items() if w not in wide)
                 for row, hyps, wide in zip(uncertain, beams, wides):
                     for h in hyps:
                         found[row].setdefault(self.vocab.decode(h.ids), h)
                     edits[row].update((w, d) for w, d in wide.items() if w not in edits[row])
                     more.append([w for w in wide if w not in found[row]])
+                if s.wide_model_candidates:
+                    more = self.ranker.best_without_model([chunk[r] for r in uncertain], more,
+                                                          [edits[r] for r in uncertain], s.wide_model_candidates)
                 self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more)
                 widened = self.ranker.rank_many([chunk[r] for r in uncertain], [found[r] for r in uncertain],
                                                 [edits[r] for r in uncertain])
@@ -143,6 +150,7 @@ class Passes:
             for word, cands in zip(chunk, ranked):
                 keep = next(c for c in cands if c.word == word)
                 result[word] = (cands, keep)
+            self.ranker.forget()  # the batch is ranked: its phone distances are not asked again
         return result
 
     def channel_alone(self, words: list[str], trace: dict[str, Trace] | None = None

@@ -64,6 +64,8 @@ FEATURES = ("model_score", "model_per_step", "steps", "log_prior", "one_edit", "
 # The phone channel's features (`typofix.engine.sounds`): a table that weighs them 0, or lacks them (one fitted
 # before they existed), never asks for a pronunciation.
 PHONE_FEATURES = ("phone_distance", "same_phones", "far_phone_distance", "far_same_phones")
+# The features only the model's scores give: what a candidate not yet scored by the model is ranked without.
+MODEL_FEATURES = ("model_score", "model_per_step", "model_best")
 MAX_SHARED_PREFIX = 4  # a longer shared start says no more than four letters do
 
 
@@ -226,6 +228,16 @@ class FittedScorer:
         return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
                              self.alpha, phone_distances) @ self.weights
 
+    def scores_without_model(self, typos: list[str], words: list[list[str]], steps, log_priors, edits,
+                             phone_distances=None) -> np.ndarray:
+        """(M,) `scores_many` with the model's features at 0: what the cheap features alone say of each
+        candidate, to choose which ones are worth the model's time."""
+        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
+        out = features_many(typos, words, np.zeros(len(steps)), array(steps), array(log_priors), array(edits),
+                            self.alpha, phone_distances)
+        out[:, [FEATURES.index(name) for name in MODEL_FEATURES]] = 0.0
+        return out @ self.weights
+
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> FittedScorer:
@@ -254,12 +266,14 @@ class Ranker:
         if scorer is not None and scorer.uses_phones and sounds is None:
             raise ValueError("this fitted scorer weighs how words sound: it needs the phone channel")
         self.lexicon, self.settings, self.scorer, self.sounds = lexicon, settings, scorer, sounds
+        self._phones: dict[tuple[str, str], float] = {}  # (typo, word) -> phone distance, see `phone_distances`
 
     def rank_many(self, typos: list[str], candidates: list[dict[str, Hypothesis]],
-                  edits: list[dict[str, int]]) -> list[list[Candidate]]:
+                  edits: list[dict[str, int]], hear: bool = True) -> list[list[Candidate]]:
         """Each typo's candidates (output -> its hypothesis) best first, all typos in one call of the fitted
         scorer; `edits`: the distances from the typo the caller knows (the rest are worked out). An empty
-        output (the model ending at once) would delete the word from a text, so it is never offered."""
+        output (the model ending at once) would delete the word from a text, so it is never offered. Without
+        `hear`, the typos are not heard: the phone features count 0 (as under a table without them)."""
         s = self.settings
         if self.scorer is None:
             ranked = [[Candidate(w, channel_score(h.score, w, typo, self.lexicon, s.prior_weight, s.edit_weight,
@@ -271,7 +285,7 @@ class Ranker:
             flat = [w for group in words for w in group]
             distances = [near[w] if near.get(w) is not None else osa_distance(typo, w)
                          for typo, near, group in zip(typos, edits, words) for w in group]
-            phones = self.sounds.distances(typos, words) if self.scorer.uses_phones else None
+            phones = self.phone_distances(typos, words) if hear and self.scorer.uses_phones else None
             scores = self.scorer.scores_many(
                 typos, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
                 [self.lexicon.log_prior(w) for w in flat], distances, phones).tolist()
@@ -281,3 +295,52 @@ class Ranker:
                                zip(group, hyps[start:start + len(group)], scores[start:start + len(group)])])
                 start += len(group)
         return [sorted(scored, key=lambda c: -c.score) for scored in ranked]
+
+    def phone_distances(self, typos: list[str], words: list[list[str]]) -> np.ndarray:
+        """`Sounds.distances`, each pair worked out once until `forget`: a wide pass ranks the cheap pass's
+        candidates again, and its neighbours twice (to choose those the model scores, then to rank them)."""
+        pairs = [(typo, w) for typo, group in zip(typos, words) for w in group]
+        todo = [pair for pair in dict.fromkeys(pairs) if pair not in self._phones]
+        if todo:
+            asked = list(dict.fromkeys(typo for typo, _ in todo))
+            groups = {typo: [] for typo in asked}
+            for typo, w in todo:
+                groups[typo].append(w)
+            found = self.sounds.distances(asked, [groups[typo] for typo in asked]).tolist()
+            self._phones.update(zip(((typo, w) for typo in asked for w in groups[typo]), found))
+        return np.array([self._phones[pair] for pair in pairs], dtype=np.float64)
+
+    def forget(self) -> None:
+        """Drop the phone distances `phone_distances` remembers (a caller's batch is done: memory stays bounded
+        by one batch on endless streams)."""
+        self._phones.clear()
+
+    def best_without_model(self, typos: list[str], words: list[list[str]], edits: list[dict[str, int]],
+                           n: int) -> list[list[str]]:
+        """Of each typo's `words` (not yet scored by the model), those two edits away or nearer and the `n` best
+        others by the scorer without its model terms (the hand channel with no model score, or the fitted scorer
+        with its model features at 0), in their given order; `edits` as in `rank_many`."""
+        if all(len(group) <= n for group in words):  # (a shortcut: nothing to choose)
+            return words
+        s = self.settings
+        distances = [[near[w] if near.get(w) is not None else osa_distance(typo, w) for w in group]
+                     for typo, near, group in zip(typos, edits, words)]
+        if self.scorer is None:
+            scores = [channel_score(0.0, w, typo, self.lexicon, s.prior_weight, s.edit_weight, s.first_letter_weight,
+                                    d) for typo, group, ds in zip(typos, words, distances) for w, d in zip(group, ds)]
+        else:
+            flat = [w for group in words for w in group]
+            phones = self.phone_distances(typos, words) if self.scorer.uses_phones else None
+            scores = self.scorer.scores_without_model(
+                typos, words, [len(w) + 1 for w in flat], [self.lexicon.log_prior(w) for w in flat],
+                [d for ds in distances for d in ds], phones).tolist()
+        kept, start = [], 0
+        for group, ds in zip(words, distances):
+            mine = scores[start:start + len(group)]
+            # The near ones (two edits at most) are always scored: the model's favourite, a feature of every
+            # candidate's score, is nearly always one of them, and dropping it would move the others' scores.
+            far = [i for i, d in enumerate(ds) if d > 2]
+            best = set(sorted(far, key=lambda i: -mine[i])[:n])
+            kept.append([w for i, (w, d) in enumerate(zip(group, ds)) if d <= 2 or i in best])
+            start += len(group)
+        return kept

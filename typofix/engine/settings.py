@@ -11,8 +11,9 @@ copies of these defaults. How a word is corrected (see `typofix.engine.corrector
 3. the wide pass, only for words whose cheap answer is uncertain (its margin over the runner-up below
    `wide_margin`, or `wide_min_edits` or more edits from the typo): the `one_edit_candidates` most frequent
    words one edit away, the `two_edit_candidates` most frequent two edits away and the `sound_candidates` that
-   sound most like the typo (`typofix.words.phonetic`: for misspellings 3+ edits away), scored from the same
-   encoding, and with `beam` above 1 a beam search of that width too;
+   sound most like the typo (`typofix.words.phonetic`: for misspellings 3+ edits away), of which those two
+   edits away or nearer and the `wide_model_candidates` best others by the cheap features are scored from the
+   same encoding, and with `beam` above 1 a beam search of that width too;
 4. in text, context (`context_weight`, 0 turns it off): each occurrence's candidates (the typo itself among
    them) are reranked with `context_weight` times the evidence of its neighbouring words (`typofix.words.context`, a
    word-bigram model interpolated with "no evidence" by `context_mix`), choosing among the best candidate, the
@@ -94,6 +95,9 @@ class DecodingSettings:
     shortlist: int = knob(6, "one-edit neighbours the cheap pass scores with the model", "N", low=0)
     homophone_candidates: int = knob(3, "the N most frequent words said exactly as the typo sounds (the letter-to-"
                                      "phone model's pronunciation) join the cheap pass", "N", low=0)
+    # Whether the cheap pass hears the typo (the letter-to-phone model): its homophones and the scorer's phone
+    # features. Off: only the words that go wide are heard, and the cheap pass ranks without the phone features.
+    cheap_phones: bool = knob(True)
     # The wide pass. beam 1: its candidates are the neighbours alone (one edit, two edits, sound-alikes), scored
     # as a trie; a wider beam adds the model's own beam search. beam 1, wide_margin 0 and wide_min_edits 0: no
     # wide pass at all. The margin is in the scorer's units.
@@ -111,6 +115,12 @@ class DecodingSettings:
                                  "search", "N", low=0)
     phone_candidates: int = knob(10, "the N listed words said most like the typo (the letter-to-phone model's "
                                  "pronunciation, within two phone edits) join the wide search", "N", low=0)
+    # Of the wide pass's neighbours more than two edits away, only the N best by the scorer without its model
+    # terms (edits, frequency, sound, phones) are scored with the model (0: all of them); the nearer ones always
+    # are. A far neighbour the cheap features rank low seldom wins (figures: docs/tuning.md, "Less model work").
+    wide_model_candidates: int = knob(6, "of the wide search's neighbours 3+ edits away, score only the N best by "
+                                      "the cheap features (edits, frequency, sound) with the model; 0: all", "N",
+                                      low=0)
     prune: bool = knob(True)  # stop the wide beam's hypotheses that can no longer beat the cheap answer
     # Context in text (`typofix.words.context`): weight of the neighbours' evidence (0: off) and its interpolation.
     context_weight: float = knob(1.0, "weight of the neighbouring words' evidence (word bigrams) in text; 0 is "
