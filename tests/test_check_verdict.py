@@ -72,10 +72,11 @@ def test_may_keep_leaves_out_only_words_that_no_finding_of_could_be_kept():
     """What the model is spared (`Verdict.may_keep` False) is never reported, whatever it would say."""
     vocabulary = vocabulary_of(("a.py", "import numpy as np\nproto = parse_args = parse_file = 1\n"
                                         "teh_x = teh_y = 1\n"), known={"recieve": frozenset({"receive"})})
-    corrections = ["the", "receive", "parser", "porto", "proton", "numpy", "nap", "pa", "args"]
+    # what the engine may offer: listed words (the user's words are asked apart, below)
+    corrections = ["the", "receive", "parser", "porto", "proton", "numpy", "nap", "pa", "args", "to"]
     for known_only in (False, True):
         verdict = Verdict(vocabulary, 2.0, known_only, vocabulary.known)
-        for word in ("np", "numpy", "parse", "proto", "teh", "recieve", "Recieve", "zorbl", "args"):
+        for word in ("np", "numpy", "parse", "proto", "teh", "recieve", "Recieve", "zorbl", "args", "hte", "ot", "qzx"):
             for where in ("text", "literal", "identifier"):
                 if verdict.may_keep(word, where):
                     continue
@@ -87,6 +88,10 @@ def test_may_keep_leaves_out_only_words_that_no_finding_of_could_be_kept():
     assert not verdict.may_keep("numpy", "text") and not verdict.may_keep("parse", "text")  # the code's names
     assert verdict.may_keep("teh", "text") and verdict.may_keep("zorbl", "text")  # a slip; a word no one names
     assert not verdict.may_keep("zorbl", "literal") and verdict.may_keep("recieve", "literal")  # a key; a slip
+    # a short word is reported only as a swap of a word: hte and ot may be, qzx (no swap of it is a word) not,
+    # unless a swap of it is one of the user's words
+    assert verdict.may_keep("hte", "text") and verdict.may_keep("ot", "text") and not verdict.may_keep("qzx", "text")
+    assert Verdict(vocabulary, 2.0, user_words=frozenset({"zqx"})).may_keep("qzx", "text")
 
 
 def test_word_relations():

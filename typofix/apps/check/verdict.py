@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, swaps
+from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
 from typofix.words.distance import osa_distance
 
 SHORT = 3
@@ -70,6 +70,8 @@ class Verdict:
         slip = lower in self.known or any(common_word(s) for s in swaps(lower))  # it may be a plain slip
         if where == "literal" and not self.identifiers and not slip:
             return False
+        if len(lower) <= SHORT and not any(s in self.user_words or listed_word(s) for s in swaps(lower)):
+            return False  # a short word is reported only as a swap of a word (`keep`), and no swap of it is one
         if self.vocabulary.accepts_language(word):
             return False
         return not (where != "identifier" and lower not in self.known and self.vocabulary.named(lower)

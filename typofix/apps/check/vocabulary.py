@@ -157,6 +157,11 @@ def swaps(word: str) -> list[str]:
     return [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1) if word[i] != word[i + 1]]
 
 
+def listed_word(word: str) -> bool:
+    """Whether `word` is in the bundled word list (a correction the engine can offer)."""
+    return _word_list().count(word) > 0
+
+
 def common_word(word: str) -> bool:
     """Whether `word` is among the common English words of the bundled word list."""
     return _word_list().count(word) >= COMMON
