@@ -4,6 +4,8 @@ an acceptance check of the bundled model, its context choosing a typo's correcti
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from typofix.engine.corrector import Corrector
@@ -99,6 +101,21 @@ def test_weigh_gives_the_search_that_text_correction_uses_and_its_margins(correc
     [[change]] = corrector.corrections_many(["speling"])
     margin = weighed["speling"].margin(change.after)
     assert (margin is not None and margin >= SMALL.min_confidence) == (change.after != "speling")
+
+
+def test_a_search_memory_stands_for_the_search_in_another_corrector(corrector, tiny_ckpt):
+    """What `check --jobs` does: one process searches the words, another takes its memory (pickled, as between
+    processes) and corrects from it what it would have found itself; a memory of other settings is refused."""
+    words = ["speling", "recieve", "teh"]
+    memory = pickle.loads(pickle.dumps(corrector.search_memory(words)))
+    assert len(memory) == 3 and len(memory.only(["teh", "absent"])) == 1
+    assert len(memory.only(["teh"]).merged(memory.only(["speling"]))) == 2
+    other = Corrector.load(tiny_ckpt, settings=SMALL)
+    other.remember(memory.only(["speling", "teh"]))
+    assert other.weigh(words) == corrector.weigh(words)
+    assert other.corrections_many(["teh speling recieve"]) == corrector.corrections_many(["teh speling recieve"])
+    with pytest.raises(ValueError, match="other settings"):
+        Corrector.load(tiny_ckpt, settings=SMALL.with_(beam=2)).remember(memory)
 
 
 def test_real_word_errors_are_reported_as_corrections(corrector):

@@ -10,6 +10,7 @@ wide pass, the confidence rule) and `pipeline` (text: acceptance, context, real-
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from typofix.engine.candidates import Neighbours
@@ -35,6 +36,28 @@ __all__ = ["Corrector", "Correction", "DecodingSettings", "Detection", "ModelErr
 # A user's own word has no corpus count; this one (about the 30,000th most frequent listed word's) lets it win
 # where it is the closest word without outranking common words one edit away.
 USER_WORD_COUNT = 1_000_000
+
+
+@dataclass(frozen=True)
+class SearchMemory:
+    """Some words' search, as one Corrector hands it to another of the same model and settings (picklable:
+    `Corrector.search_memory`, `Corrector.remember`)."""
+
+    settings: DecodingSettings
+    searched: dict = field(default_factory=dict)  # lowercase word -> (its corrections, its own candidate)
+
+    def __len__(self) -> int:
+        return len(self.searched)
+
+    def merged(self, other: "SearchMemory") -> "SearchMemory":
+        """This memory and `other`'s (of the same settings) together."""
+        if other.settings != self.settings:
+            raise ValueError("a search memory of other settings")
+        return SearchMemory(self.settings, {**self.searched, **other.searched})
+
+    def only(self, words: Iterable[str]) -> "SearchMemory":
+        """The memory of those of `words` (lowercase) it holds."""
+        return SearchMemory(self.settings, {w: self.searched[w] for w in words if w in self.searched})
 
 
 class Corrector:
@@ -135,6 +158,18 @@ class Corrector:
         return {word: Weighed(word, keep.score if keep is not None else None,
                               tuple(Suggestion(c.word, c.score, word) for c in others))
                 for word, (others, keep) in self.pipeline.weigh(words).items()}
+
+    def search_memory(self, words: Iterable[str]) -> SearchMemory:
+        """The search of `words` (lowercased; searched now where not yet) as `remember` takes it in another
+        process: a run split over processes searches each word once, in one of them."""
+        return SearchMemory(self.settings, self.pipeline.weigh(words))
+
+    def remember(self, memory: SearchMemory) -> None:
+        """Take `memory` (`search_memory` of a Corrector of the same model and settings) as this one's own
+        search of its words: correcting text after uses it as if these words had been searched here."""
+        if memory.settings != self.settings:
+            raise ValueError("a search memory of other settings")
+        self.pipeline.remember(memory.searched)
 
     @takes_text
     def leaves_alone(self, word: str) -> bool:

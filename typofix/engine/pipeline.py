@@ -355,6 +355,13 @@ class TextPipeline:
         self._search(wanted)
         return {w: self._candidates[w] for w in wanted}
 
+    def remember(self, searched: dict[str, tuple[list[Candidate], Candidate | None]]) -> None:
+        """Take `searched` (another pipeline's `weigh` of the same model and settings) as this one's own search
+        of those words: processes that share a run's words search each word once."""
+        if len(self._candidates) + len(searched) > _CACHE_SIZE:
+            self._candidates.clear()
+        self._candidates.update(searched)
+
     def _search(self, words: set[str]) -> None:
         """Search the lowercase `words` not yet remembered, in shared batches, and remember them."""
         new = sorted(words - self._candidates.keys())

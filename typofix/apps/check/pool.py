@@ -3,9 +3,11 @@ own Corrector, results handed back in file order, so the output is that of one p
 with 1) the same calls run here, in order. Workers are spawned, not forked (as `typofix.engine.jobs`
 explains).
 
-Reading is a task a file. Checking is a task a group of files: a worker weighs the group's distinct words in
-one batch (`FileChecker.prepare`), then finds each file's typos from that search; one process weighs all the
-run's words at once. A streamed file (`Streamed`: big plain text) is not read with the others: its windows are
+Reading is a task a file. Weighing the run's words is a task a worker: each searches its share of the distinct
+words, and the searches come back here (`Corrector.search_memory`). Checking is a task a group of files: the
+worker takes the search of the group's words with it (`Corrector.remember`), weighs any the run did not
+(`FileChecker.prepare`), then finds each file's typos from that search; one process weighs all the run's words
+at once. A streamed file (`Streamed`: big plain text) is not read with the others: its windows are
 read (a task each, a few ahead) when its turn comes to be checked, and each is checked as one group."""
 
 from __future__ import annotations
@@ -66,7 +68,15 @@ def _read_window(window: Window) -> Checkable:
     return _checker.checkable(scan_window(window), window.offset, window.line)
 
 
-def _findings(items: list[Checkable]) -> list[Found]:
+def _search(words: list[str]):
+    """The worker's search of `words`, handed back to be handed on (`Corrector.search_memory`)."""
+    return _checker.corrector.search_memory(words)
+
+
+def _findings(task: tuple[list[Checkable], object]) -> list[Found]:
+    items, memory = task
+    if memory is not None:
+        _checker.corrector.remember(memory)
     _checker.prepare(items)
     return [_checker.findings(item) for item in items]
 
@@ -77,6 +87,7 @@ class CheckPool:
     def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False):
         self.jobs = jobs
         self._executor = None
+        self._memory = None  # with workers: the search of the words `prepare` had them weigh
         if jobs > 1:
             self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_start, initargs=(recipe, identifiers, real_words))
@@ -111,9 +122,17 @@ class CheckPool:
         yield from self._ordered(_read_window, windows(path))
 
     def prepare(self, words: Iterable[str]) -> None:
-        """Weigh the run's `words` now, in large batches (in one process; workers weigh each group's own)."""
+        """Weigh the run's `words` now, in large batches: in one process, or each word in one of the workers,
+        whose searches are then handed to the worker that checks a file with the word (two workers checking
+        files with the same words would otherwise both search them)."""
         if self._executor is None:
             _checker.prepare_words(words)
+            return
+        distinct = sorted({w.lower() for w in words})
+        # one shard a worker: the search is cheaper a word in larger batches (six shards took 17% more CPU)
+        shards = [distinct[k::self.jobs] for k in range(self.jobs)]
+        for memory in self._executor.map(_search, [shard for shard in shards if shard]):
+            self._memory = memory if self._memory is None else self._memory.merged(memory)
 
     def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:
         """Each of the items (whose `work` adds up to `weight`) with its findings (unfiltered), in order."""
@@ -121,8 +140,10 @@ class CheckPool:
             for item in items:
                 yield item, _checker.findings(item)
             return
-        for group, found in self._ordered(_findings, _groups(items, weight, self.jobs * GROUPS_PER_JOB),
-                                          keyed=True):
+        tasks = ((group, self._memory.only({w.lower() for item in group for w in item.words()})
+                  if self._memory is not None else None)
+                 for group in _groups(items, weight, self.jobs * GROUPS_PER_JOB))
+        for (group, _), found in self._ordered(_findings, tasks, keyed=True):
             yield from zip(group, found)
 
     def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False) -> Iterator:
