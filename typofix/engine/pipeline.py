@@ -373,7 +373,11 @@ class TextPipeline:
         if self.settings.use_lexicon:
             # As many as a text's context may choose from, with a context or not: the search does not depend on
             # how many are kept, and `weigh` hands out the runners-up.
-            self._candidates.update(self.passes.judged(new, CONTEXT_CANDIDATES))
+            # Remembered without their attention weights, which nothing asks of a remembered search: a run's
+            # words would otherwise hold a (T, S) array for each of their candidates
+            self._candidates.update((w, ([Candidate(c.word, c.score) for c in others],
+                                         None if keep is None else Candidate(keep.word, keep.score)))
+                                    for w, (others, keep) in self.passes.judged(new, CONTEXT_CANDIDATES).items())
         else:  # the model alone: its beam is as wide as the candidates asked for
             k = CONTEXT_CANDIDATES if self.uses_context else 1
             self._candidates.update((w, (c, None)) for w, c in self.passes.rank(new, k).items())
