@@ -28,7 +28,6 @@ GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, fe
 MAX_GROUP = 2000  # files in one check task at most
 
 
-
 class Streamed(str):
     """The path of a file checked as a stream of windows (`typofix.apps.check.reader.is_streamed`): read
     in its turn to be checked, not with the others."""
@@ -87,7 +86,7 @@ class CheckPool:
     def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False):
         self.jobs = jobs
         self._executor = None
-        self._memory = None  # with workers: the search of the words `prepare` had them weigh
+        self._memory = None  # with workers: the search of the words the last `prepare` had them weigh
         if jobs > 1:
             self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=_start, initargs=(recipe, identifiers, real_words))
@@ -124,13 +123,15 @@ class CheckPool:
     def prepare(self, words: Iterable[str]) -> None:
         """Weigh the run's `words` now, in large batches: in one process, or each word in one of the workers,
         whose searches are then handed to the worker that checks a file with the word (two workers checking
-        files with the same words would otherwise both search them)."""
+        files with the same words would otherwise both search them). Held until the next `prepare` (a streamed
+        file's window): what is held stays one call's words, however big the file."""
         if self._executor is None:
             _checker.prepare_words(words)
             return
         distinct = sorted({w.lower() for w in words})
         # one shard a worker: the search is cheaper a word in larger batches (six shards took 17% more CPU)
         shards = [distinct[k::self.jobs] for k in range(self.jobs)]
+        self._memory = None
         for memory in self._executor.map(_search, [shard for shard in shards if shard]):
             self._memory = memory if self._memory is None else self._memory.merged(memory)
 
