@@ -358,17 +358,23 @@ class TextPipeline:
     def remember(self, searched: dict[str, tuple[list[Candidate], Candidate | None]]) -> None:
         """Take `searched` (another pipeline's `weigh` of the same model and settings) as this one's own search
         of those words: processes that share a run's words search each word once."""
-        if len(self._candidates) + len(searched) > _CACHE_SIZE:
-            self._candidates.clear()
+        self._make_room(len(searched))
         self._candidates.update(searched)
+
+    def _make_room(self, count: int) -> bool:
+        """Forget every remembered search where `count` more words would pass `_CACHE_SIZE` (bounded memory on
+        endless streams); whether it did."""
+        if len(self._candidates) + count <= _CACHE_SIZE:
+            return False
+        self._candidates.clear()
+        return True
 
     def _search(self, words: set[str]) -> None:
         """Search the lowercase `words` not yet remembered, in shared batches, and remember them."""
         new = sorted(words - self._candidates.keys())
         if not new:
             return
-        if len(self._candidates) + len(new) > _CACHE_SIZE:
-            self._candidates.clear()  # bounded memory on endless streams
+        if self._make_room(len(new)):
             new = sorted(words)
         if self.settings.use_lexicon:
             # As many as a text's context may choose from, with a context or not: the search does not depend on
