@@ -224,19 +224,22 @@ class FittedScorer:
                     edits, phone_distances=None) -> np.ndarray:
         """(M,) scores of each typo's candidates `words[i]` as its corrections, all typos at once; higher is
         better (see `features_many`)."""
-        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
-        return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
-                             self.alpha, phone_distances) @ self.weights
+        return self._features(typos, words, log_probs, steps, log_priors, edits, phone_distances) @ self.weights
 
     def scores_without_model(self, typos: list[str], words: list[list[str]], steps, log_priors, edits,
                              phone_distances=None) -> np.ndarray:
         """(M,) `scores_many` with the model's features at 0: what the cheap features alone say of each
         candidate, to choose which ones are worth the model's time."""
-        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
-        out = features_many(typos, words, np.zeros(len(steps)), array(steps), array(log_priors), array(edits),
-                            self.alpha, phone_distances)
+        out = self._features(typos, words, np.zeros(len(steps)), steps, log_priors, edits, phone_distances)
         out[:, [FEATURES.index(name) for name in MODEL_FEATURES]] = 0.0
         return out @ self.weights
+
+    def _features(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors, edits,
+                  phone_distances) -> np.ndarray:
+        """`features_many` of the candidates, the per-candidate values as float64 arrays."""
+        array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
+        return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
+                             self.alpha, phone_distances)
 
 
 @lru_cache(maxsize=4)
@@ -283,8 +286,7 @@ class Ranker:
             words = [[w for w in cands if w] for cands in candidates]
             hyps = [cands[w] for cands, group in zip(candidates, words) for w in group]
             flat = [w for group in words for w in group]
-            distances = [near[w] if near.get(w) is not None else osa_distance(typo, w)
-                         for typo, near, group in zip(typos, edits, words) for w in group]
+            distances = [d for ds in _distances(typos, edits, words) for d in ds]
             phones = self.phone_distances(typos, words) if hear and self.scorer.uses_phones else None
             scores = self.scorer.scores_many(
                 typos, words, [h.log_prob for h in hyps], [len(h.ids) + 1 for h in hyps],
@@ -323,8 +325,7 @@ class Ranker:
         if all(len(group) <= n for group in words):  # (a shortcut: nothing to choose)
             return words
         s = self.settings
-        distances = [[near[w] if near.get(w) is not None else osa_distance(typo, w) for w in group]
-                     for typo, near, group in zip(typos, edits, words)]
+        distances = _distances(typos, edits, words)
         if self.scorer is None:
             scores = [channel_score(0.0, w, typo, self.lexicon, s.prior_weight, s.edit_weight, s.first_letter_weight,
                                     d) for typo, group, ds in zip(typos, words, distances) for w, d in zip(group, ds)]
@@ -344,3 +345,9 @@ class Ranker:
             kept.append([w for i, (w, d) in enumerate(zip(group, ds)) if d <= 2 or i in best])
             start += len(group)
         return kept
+
+
+def _distances(typos: list[str], edits: list[dict[str, int]], words: list[list[str]]) -> list[list[int]]:
+    """Each typo's `words`' edit distances from it: the caller's (`edits`), or worked out (OSA)."""
+    return [[near[w] if near.get(w) is not None else osa_distance(typo, w) for w in group]
+            for typo, near, group in zip(typos, edits, words)]
