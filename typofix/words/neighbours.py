@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
@@ -88,15 +90,11 @@ class DeletionIndex:
         # hashes: every deletion's hash without its low `_bits` bits, sorted; rows: the word each belongs to
         self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
         self._bits = np.uint64(_row_bits(words))
-        self._lengths: np.ndarray | None = None
-        self._word_objects: np.ndarray | None = None
 
-    @property
+    @cached_property
     def lengths(self) -> np.ndarray:
         """(N,) each word's length, worked out on the first search (not at loading)."""
-        if self._lengths is None:
-            self._lengths = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
-        return self._lengths
+        return np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
         """Up to `n` listed words at most `max_edits` (1 or 2) optimal-string-alignment edits from `typo`, most
@@ -184,12 +182,10 @@ class DeletionIndex:
                     full[who] = len(found) == n
             low, high = high, 4 * high
 
-    @property
+    @cached_property
     def word_objects(self) -> np.ndarray:
         """The words as an object array (references to the same strings), made on the first search."""
-        if self._word_objects is None:
-            self._word_objects = np.array(list(self.words), dtype=object)
-        return self._word_objects
+        return np.array(list(self.words), dtype=object)
 
 
 def expand_spans(owner: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
