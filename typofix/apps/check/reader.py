@@ -21,15 +21,21 @@ from typofix.apps.check.pysource import scan_python
 from typofix.apps.check.regions import Scan
 
 
+def open_text(path: str) -> TextIO:
+    """The file, opened to read its text with every byte and line ending kept (a rewrite changes nothing but
+    its words): UTF-8, undecodable bytes as surrogateescape."""
+    return open(path, encoding="utf-8", errors="surrogateescape", newline="")
+
+
 def read_text(path: str) -> str:
-    """The file's text, every byte and line ending kept (a rewrite changes nothing but its words)."""
-    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+    """The file's text (`open_text`)."""
+    with open_text(path) as f:
         return f.read()
 
 
 def scan_text(path: str, text: str) -> Scan:
     """The Scan of `text`, the content of the file at `path` (its name and first line pick the reader)."""
-    return scan_as(path, text, language_of(path, text[:200].partition("\n")[0]))
+    return scan_as(path, text, _language(path, text))
 
 
 def scan_as(path: str, text: str, language: Language) -> Scan:
@@ -65,10 +71,10 @@ class Block(NamedTuple):
 def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
     """The Scans of a file: one for the whole file, or for a plain-text file longer than `block` characters,
     one a block of about that many (cut after the last blank line in it, else after its last line)."""
-    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+    with open_text(path) as f:
         text = f.read(block)
         more = f.read(block)
-        language = language_of(path, text[:200].partition("\n")[0])
+        language = _language(path, text)
         if not more or language.kind != "text":
             yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
             return
@@ -95,18 +101,18 @@ def is_streamed(path: str) -> bool:
     try:
         if os.path.getsize(path) <= STREAM:
             return False
-        with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
-            first_line = f.read(200).partition("\n")[0]
+        with open_text(path) as f:
+            start = f.read(200)
     except OSError:
         return False  # (reading it reports the error)
-    return language_of(path, first_line).kind == "text"
+    return _language(path, start).kind == "text"
 
 
 def windows(path: str, first: int | None = None, most: int | None = None) -> Iterator[Window]:
     """The windows of a streamed plain-text file, in order: the first about `first` (`FIRST_WINDOW`)
     characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut after a blank line as
     `scan_blocks`' blocks are."""
-    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+    with open_text(path) as f:
         for text, offset, line in _pieces(f, "", first or FIRST_WINDOW, most or LAST_WINDOW):
             yield Window(path, text, offset, line)
 
@@ -128,6 +134,11 @@ def ignored_file(path: str) -> bool:
                 return True
             tail = part[end:]
     return b"typofix:" in tail and ignores_file(tail.decode("utf-8", "surrogateescape"))
+
+
+def _language(path: str, text: str) -> Language:
+    """The language of the file at `path` whose text starts with `text`: its name and first line say."""
+    return language_of(path, text[:200].partition("\n")[0])
 
 
 def _pieces(f: TextIO, pending: str, first: int, most: int) -> Iterator[tuple[str, int, int]]:
