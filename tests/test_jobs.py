@@ -25,14 +25,19 @@ ENV = {**os.environ, "OMP_NUM_THREADS": "1"}
 @pytest.fixture(scope="module")
 def big_text(tmp_path_factory) -> Path:
     """About 3 MB of prose with typos (this repository's docs, a misspelling every few words): minutes of work
-    for two workers, so every signal lands while they are busy."""
+    for two workers, so every signal lands while they are busy. Each copy of the docs misspells other words, or
+    the same ones otherwise (the engine remembers a word's search: a copy with the same typos took no time)."""
     prose = "\n".join(p.read_text() for p in sorted((ROOT / "docs").glob("*.md")))
-    words = prose.split(" ")
-    for i in range(3, len(words), 7):
-        words[i] = words[i][::-1] if len(words[i]) > 3 else words[i]  # "the model" -> "the ledom"
-    text = " ".join(words)
+    copies = []
+    for copy in range(max(1, 3_000_000 // len(prose))):
+        words = prose.split(" ")
+        for i in range(3 + copy % 7, len(words), 7):
+            if len(words[i]) > 3:  # "the model" -> "the mledo", then "the omled", ...
+                turn = 1 + copy // 7 % (len(words[i]) - 1)
+                words[i] = (words[i][turn:] + words[i][:turn])[::-1]
+        copies.append(" ".join(words))
     path = tmp_path_factory.mktemp("jobs") / "big.txt"
-    path.write_text(text * max(1, 3_000_000 // len(text)))
+    path.write_text("".join(copies))
     return path
 
 
