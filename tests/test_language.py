@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from typofix.words import language
-from typofix.words.language import EnglishIdentifier, english_probabilities, english_probability
+from typofix.words.language import EnglishIdentifier, english_probabilities, english_probability, sentence_around
 
 ENGLISH = [
     # prose
@@ -102,6 +102,19 @@ def test_a_short_line_takes_the_language_of_its_neighbours():
     assert english_probabilities(mixed) == pytest.approx([english_probability(t) for t in mixed])
     assert english_probabilities([]) == []
     assert english_probabilities(["fast"]) == [english_probability("fast")]
+
+
+def test_a_word_takes_the_language_of_its_sentence_not_its_line():
+    line = "We flew to Lyon on Friday. Nous avons mangé une bonne soupe à midi. Then we left: ok?"
+    french = line.index("mangé")
+    assert sentence_around(line, french) == "Nous avons mangé une bonne soupe à midi."
+    assert english_probability(sentence_around(line, french)) < 0.05 < 0.95 < english_probability(
+        sentence_around(line, line.index("Friday")))
+    # a sentence of fewer than three words takes its neighbours on the line, nearest first
+    assert sentence_around(line, line.index("ok")) == "Then we left: ok?"
+    assert sentence_around("Merci! The rest is in English.", 0) == "Merci! The rest is in English."
+    assert sentence_around("No sentence ends here", 3) == "No sentence ends here"
+    assert sentence_around("", 0) == ""
 
 
 def test_one_identifier_per_process_and_english_is_required():

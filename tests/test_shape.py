@@ -13,7 +13,8 @@ def test_surroundings_find_the_token_and_the_line():
     assert around.token == "Type=oneshot"
     assert around.token[around.word_start:].startswith("oneshot")
     assert around.line == "set Type=oneshot here"
-    assert surroundings("word", 0, 4) == ("word", 0, "word")
+    assert around.line[around.line_offset:].startswith("oneshot")
+    assert surroundings("word", 0, 4) == ("word", 0, "word", 0)
 
 
 def test_code_shaped_tokens():

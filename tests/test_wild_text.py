@@ -27,6 +27,11 @@ TEXTS = [
     ("Der Server startet nicht, weil die Datei fehlt. La configuración se guarda en el directorio de usuario.",
      None),
     ("Il faut redémarrer le service après la mise à jour du paquet.", None),
+    # two languages on one line: each sentence is left alone or corrected as it reads
+    ("We flew to Lyon on Friday. Nous avons mangé une bonne soupe à midi. Then we recieved the keys.",
+     "We flew to Lyon on Friday. Nous avons mangé une bonne soupe à midi. Then we received the keys."),
+    ("Hola, ¿dónde está la estación de tren? i beleive it is near the river.",
+     "Hola, ¿dónde está la estación de tren? I believe it is near the river."),
 ]
 
 

@@ -47,13 +47,13 @@ FEATURES = ("usage", "absent", "correction_usage", "usage_gap", "edits", "one_ed
             "short", "four_letters", "no_vowel", "stretched", "title_inside", "title_start", "upper",
             "code_token", "leading_mark", "hyphenated", "quoted", "code_share", "option_line", "repeats",
             "english", "line_words", "context_fit")
-_WORD = re.compile(r"[A-Za-z]{2,}")  # what counts as a word of a line
 MARGIN_CLIP = (-10.0, 20.0)  # the engine's margins beyond these say nothing more
-ENGLISH_CLIP = 4.0  # log-odds of the line's language beyond +-4 say nothing more
-# A line of this many words or more with P(English) below this is another language (one or two words are too
-# few to tell: `die`, `also`). On the dev sets it leaves 2,792 of the 2,794 proposals on foreign lines alone and
-# no misspelling in English text of any genre.
+ENGLISH_CLIP = 4.0  # log-odds of the sentence's language beyond +-4 say nothing more
+# A sentence of this many words or more (with its neighbours on the line while it has fewer) with P(English)
+# below this is another language (one or two words are too few to tell: `die`, `also`). On the dev sets it
+# leaves 2,792 of the 2,794 proposals on foreign lines alone and no misspelling in English text of any genre.
 FOREIGN_WORDS, FOREIGN_BELOW = 3, 0.2
+_WORD = re.compile(r"[A-Za-z]{2,}")  # what counts as a word of a line
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ def evidence(occurrence: Occurrence) -> np.ndarray:
     edits = osa_distance(lower, fixed)
     where = surroundings(o.text, o.start, o.start + len(o.written))
     title = o.written[:1].isupper() and o.written[1:].islower()
-    english = min(max(line_english(where.line), 1e-6), 1 - 1e-6)
+    english = min(max(english_at(where.line, where.line_offset), 1e-6), 1 - 1e-6)
     line_words = max(len(_WORD.findall(where.line)), 1)
     return np.array([
         own, own == 0.0, theirs, theirs - own,
@@ -115,9 +115,10 @@ def evidence(occurrence: Occurrence) -> np.ndarray:
 
 
 def not_english(features: np.ndarray) -> np.ndarray:
-    """(N,) True for a word on a line of `FOREIGN_WORDS` words or more that is not English by the language
-    identifier (P(English) below `FOREIGN_BELOW`): text in another language is left alone, whatever the trees
-    say. A rule, not a fitted score, so that it holds for the languages the detector was never fitted on."""
+    """(N,) True for a word on a line of `FOREIGN_WORDS` words or more whose sentence is not English by the
+    language identifier (P(English) below `FOREIGN_BELOW`; `english_at`): text in another language is left
+    alone, whatever the trees say. A rule, not a fitted score, so that it holds for the languages the detector
+    was never fitted on."""
     english = features[:, FEATURES.index("english")] * ENGLISH_CLIP  # back to log-odds
     words = features[:, FEATURES.index("line_words")]
     return (english < math.log(FOREIGN_BELOW / (1 - FOREIGN_BELOW))) & (words >= math.log(FOREIGN_WORDS))
@@ -128,12 +129,24 @@ def evidence_matrix(occurrences: list[Occurrence]) -> np.ndarray:
     return np.array([evidence(o) for o in occurrences], dtype=np.float64).reshape(len(occurrences), len(FEATURES))
 
 
+def english_at(line: str, offset: int) -> float:
+    """The probability that the word of `line` at `offset` is written in English, told from its sentence
+    (`sentence_around`): a line can hold a sentence of another language beside English ones, and each is left
+    alone or corrected as it reads. A sentence that is not English (below `FOREIGN_BELOW`) says so whatever its
+    line says; otherwise the sentence or the line, whichever is surer of English: the few words of a sentence's
+    start or end on a hard-wrapped line (`substantal donation over AMOUNT2.`) tell less than the line around them."""
+    from typofix.words.language import sentence_around
+
+    sentence = _span_english(sentence_around(line, offset, FOREIGN_WORDS))
+    return sentence if sentence < FOREIGN_BELOW else max(sentence, _span_english(line))
+
+
 @lru_cache(maxsize=4096)
-def line_english(line: str) -> float:
-    """The probability that a line is English (`typofix.words.language`), once per line: its words share it."""
+def _span_english(span: str) -> float:
+    """P(English) of a line or sentence (`typofix.words.language`), once per span: its words share it."""
     from typofix.words.language import english_probability  # the identifier's model loads on first use
 
-    return english_probability(line)
+    return english_probability(span)
 
 
 class Detector:

@@ -26,7 +26,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from typofix.engine.candidates import Neighbours
-from typofix.engine.detector import Detector, DocumentVocabulary, Occurrence, evidence_matrix, line_english
+from typofix.engine.detector import Detector, DocumentVocabulary, Occurrence, english_at, evidence_matrix
 from typofix.engine.passes import Passes, decide_between
 from typofix.engine.ranking import Candidate
 from typofix.engine.results import Correction, Suggestion
@@ -396,9 +396,9 @@ class TextPipeline:
 
     @staticmethod
     def _prose_line(text: str, offset: int) -> bool:
-        """Whether the line of `text` at `offset` is no code and likelier English than not."""
-        line = surroundings(text, offset, offset).line
-        return code_share(line) < PROSE_CODE_SHARE and line_english(line) >= 0.5
+        """Whether the line of `text` at `offset` is no code and its sentence there likelier English than not."""
+        where = surroundings(text, offset, offset)
+        return code_share(where.line) < PROSE_CODE_SHARE and english_at(where.line, where.line_offset) >= 0.5
 
     def _in_context(self, occurrences: list[tuple[list[Candidate], str | None, str | None, str, str | None]]
                     ) -> list[str]:

@@ -52,6 +52,9 @@ SCALE = 0.65
 # No letter, no language: such a span gets the prior without asking the model.
 _LETTER = re.compile(r"[^\W\d_]")
 _WORD = re.compile(r"\S*[^\W\d_]\S*")
+# Where a sentence (or clause) ends inside a line: a full stop, question or exclamation mark, colon or
+# semicolon before a space.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?:;])\s+")
 
 
 def _logit(p: float) -> float:
@@ -177,17 +180,39 @@ class EnglishIdentifier:
         counts = [len(_WORD.findall(span)) for span in spans]
         found = []
         for i, span in enumerate(spans):
-            lo = hi = i
-            words = counts[i]
-            while words < min_words and (lo > 0 or hi < len(spans) - 1):
-                if lo > 0:
-                    lo -= 1
-                    words += counts[lo]
-                if words < min_words and hi < len(spans) - 1:
-                    hi += 1
-                    words += counts[hi]
+            lo, hi = _widened(counts, i, min_words)
             found.append(self.english_probability(span if lo == hi else " ".join(spans[lo:hi + 1]), prior))
         return found
+
+
+def _widened(counts: Sequence[int], i: int, min_words: int) -> tuple[int, int]:
+    """The first and last of the spans around span `i` (their word `counts` in order) taken together so that
+    they hold `min_words` words, nearest first, one from each side in turn (all of them where they hold fewer)."""
+    lo = hi = i
+    words = counts[i]
+    while words < min_words and (lo > 0 or hi < len(counts) - 1):
+        if lo > 0:
+            lo -= 1
+            words += counts[lo]
+        if words < min_words and hi < len(counts) - 1:
+            hi += 1
+            words += counts[hi]
+    return lo, hi
+
+
+def sentence_around(line: str, offset: int, min_words: int = 3) -> str:
+    """The sentence (or clause) of `line` that holds `line[offset]`, with the sentences beside it on the line
+    while it has fewer than `min_words` words: the span a word's language is told from. Per sentence, because a
+    line can change language from one sentence to the next (`We met in Paris. Je ne sais pas pourquoi.`);
+    widened, because one or two words cannot tell languages apart (`die`, `also`, `Merci!`)."""
+    breaks = list(_SENTENCE_BREAK.finditer(line))
+    if not breaks:
+        return line
+    starts = [0] + [m.end() for m in breaks]
+    ends = [m.start() for m in breaks] + [len(line)]
+    here = next(k for k, end in enumerate(ends) if offset < end or k == len(ends) - 1)
+    lo, hi = _widened([len(_WORD.findall(line[a:b])) for a, b in zip(starts, ends)], here, min_words)
+    return line[starts[lo]:ends[hi]]
 
 
 _shared: EnglishIdentifier | None = None

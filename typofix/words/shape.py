@@ -28,6 +28,7 @@ class Surroundings(NamedTuple):
     token: str  # the whitespace-delimited token that holds the word
     word_start: int  # where the word starts inside `token`
     line: str  # the whole line
+    line_offset: int  # where the word starts inside `line`
 
 
 def surroundings(text: str, start: int, end: int) -> Surroundings:
@@ -41,7 +42,7 @@ def surroundings(text: str, start: int, end: int) -> Surroundings:
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     line = text[line_start:line_end if line_end >= 0 else len(text)]
-    return Surroundings(text[token_start:token_end], start - token_start, line)
+    return Surroundings(text[token_start:token_end], start - token_start, line, start - line_start)
 
 
 def in_code_token(token: str) -> bool:
