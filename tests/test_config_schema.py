@@ -39,6 +39,9 @@ def values(*overrides: str) -> dict:
     ("callbacks.checkpoint.save_top_k", "all", "callbacks.checkpoint.save_top_k=all: expected an integer"),
     # ours: the type and range each signature declares
     ("data.batch_size", 12.5, "data.batch_size=12.5: expected an integer >= 1"),
+    ("data.batch_size", "3", "data.batch_size=3: expected an integer >= 1"),  # a quoted '3' is a string: strict
+    ("model.lr", float("inf"), "model.lr=inf: expected a number > 0"),  # a number is finite
+    ("model.lr", float("nan"), "model.lr=nan: expected a number > 0"),
     ("seed", "abc", "seed=abc: expected an integer >= 0"),
     ("model.lr", -1, "model.lr=-1: expected a number > 0"),
     ("model.dropout", 1.0, "model.dropout=1.0: expected a number >= 0 and < 1"),
@@ -70,6 +73,19 @@ def test_a_bad_value_names_key_value_and_expectation(key, value, expected):
     with pytest.raises(ConfigError) as err:
         validate(OmegaConf.to_container(cfg_node))
     assert str(err.value).startswith(expected)
+
+
+def test_our_ranges_are_annotated_types_metadata_that_pydantic_checks_by_itself():
+    """`Positive`, `Fraction`, ... are standard `Annotated` constraints (annotated_types' Ge, Gt, Le, Lt, MinLen),
+    so pydantic validates them without our code (the config check hands it each key's annotation)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from typofix.training.config_schema import Fraction, Positive, Seed, Text
+
+    assert TypeAdapter(Positive).validate_python(1) == 1 and TypeAdapter(Fraction).validate_python(0.0) == 0.0
+    for annotation, value in [(Positive, 0), (Fraction, 1.0), (Fraction, -0.1), (Seed, 2**32), (Text, "")]:
+        with pytest.raises(ValidationError):
+            TypeAdapter(annotation).validate_python(value)
 
 
 def test_unknown_keys_get_did_you_mean():
