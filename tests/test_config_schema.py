@@ -75,19 +75,6 @@ def test_a_bad_value_names_key_value_and_expectation(key, value, expected):
     assert str(err.value).startswith(expected)
 
 
-def test_our_ranges_are_annotated_types_metadata_that_pydantic_checks_by_itself():
-    """`Positive`, `Fraction`, ... are standard `Annotated` constraints (annotated_types' Ge, Gt, Le, Lt, MinLen),
-    so pydantic validates them without our code (the config check hands it each key's annotation)."""
-    from pydantic import TypeAdapter, ValidationError
-
-    from typofix.training.config_schema import Fraction, Positive, Seed, Text
-
-    assert TypeAdapter(Positive).validate_python(1) == 1 and TypeAdapter(Fraction).validate_python(0.0) == 0.0
-    for annotation, value in [(Positive, 0), (Fraction, 1.0), (Fraction, -0.1), (Seed, 2**32), (Text, "")]:
-        with pytest.raises(ValidationError):
-            TypeAdapter(annotation).validate_python(value)
-
-
 def test_unknown_keys_get_did_you_mean():
     cfg = values()
     cfg["model"]["enc_hiden_size"] = 64

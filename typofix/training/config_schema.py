@@ -26,13 +26,9 @@ import math
 import os
 import types
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import PurePath
 from typing import Annotated, Any, Callable, Literal, Union, get_args, get_origin
-
-import annotated_types
-from pydantic import AfterValidator, ConfigDict, TypeAdapter, ValidationError
-from pydantic_core import PydanticCustomError
 
 
 class ConfigError(ValueError):
@@ -42,9 +38,8 @@ class ConfigError(ValueError):
 # --- what a signature declares ------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Range(annotated_types.GroupedMetadata):
-    """The bounds of a number (`Annotated[int, Range(1)]`: an integer >= 1); open bounds exclude the bound. It is
-    annotated_types' metadata (the `Ge`, `Gt`, `Le`, `Lt` it stands for), so pydantic checks it as its own."""
+class Range:
+    """The bounds of a number (`Annotated[int, Range(1)]`: an integer >= 1); open bounds exclude the bound."""
 
     low: float | None = None
     high: float | None = None
@@ -56,11 +51,9 @@ class Range(annotated_types.GroupedMetadata):
         parts += [f"{'<' if self.high_open else '<='} {self.high}"] if self.high is not None else []
         return " and ".join(parts)
 
-    def __iter__(self):
-        if self.low is not None:
-            yield annotated_types.Gt(self.low) if self.low_open else annotated_types.Ge(self.low)
-        if self.high is not None:
-            yield annotated_types.Lt(self.high) if self.high_open else annotated_types.Le(self.high)
+    def holds(self, value) -> bool:
+        low_ok = self.low is None or (value > self.low if self.low_open else value >= self.low)
+        return low_ok and (self.high is None or (value < self.high if self.high_open else value <= self.high))
 
 
 @dataclass(frozen=True, init=False)
@@ -93,7 +86,11 @@ class Rule:
     detail: Callable[[Any], str] | None = None
 
 
-NON_EMPTY = annotated_types.MinLen(1)  # a string or list that may not be empty
+class NonEmpty:
+    """A string or list that may not be empty (`NON_EMPTY`)."""
+
+
+NON_EMPTY = NonEmpty()
 
 
 @dataclass(frozen=True)
@@ -187,63 +184,31 @@ def _expected(key: str, value, expected: str, detail: str = "") -> str:
     return f"{key}={show(value)}: expected {expected}" + (f" ({detail})" if detail else "")
 
 
-def _refuse(tail: str):
-    """A refusal of ours inside pydantic's validation: `tail` is what follows `key=value: ` in the error."""
-    return PydanticCustomError("typofix", "{tail}", {"tail": tail})
+def _about_part(problem: str, key: str) -> bool:
+    """Whether an error is about a key inside `key` (a mapping's item, a node's argument): it says more than
+    "expected <the whole type>" would."""
+    return problem.startswith(f"{key}.")
 
 
 class Check:
     """What one key accepts. `expected` reads after "expected" in an error, `many` in a list's ("integers");
-    `form` is the annotation pydantic validates a value against (the declared one, with what pydantic cannot
-    know -- a node's target, a rule, exact choices -- as validators of ours); `problem` is the one-line error for
-    `key=value`, or None."""
+    `problem` is the one-line error for `key=value`, or None."""
 
     expected: str
     many: str
-    form: Any
-
-    def part(self, name: str) -> Check | None:
-        """The check of a mapping's item `name`, if this check takes a mapping."""
-        return None
-
-    @cached_property
-    def adapter(self):
-        # strict: "3" is not 3 and true is not 1 (Hydra has already read 3 as an integer); a number is finite.
-        return TypeAdapter(self.form, config=ConfigDict(strict=True, allow_inf_nan=False))
 
     def problem(self, key: str, value) -> str | None:
-        try:
-            self.adapter.validate_python(value)
-            return None
-        except ValidationError as err:
-            return self.explain(key, value, err.errors(include_url=False))
-
-    def explain(self, key: str, value, errors: list[dict]) -> str:
-        """The one line for pydantic's errors: the first that names an item of a mapping (its own expectation) or
-        is a refusal of ours (a node's problem, a rule, an unknown name), else the whole value's expectation. A
-        list is one value: an error in one of its items is about the list."""
-        for error in errors:
-            path, part, check = key, value, self
-            for step in error["loc"]:  # keys of mappings, and the tags of the union members pydantic tried
-                if isinstance(part, (list, tuple)):
-                    break
-                if isinstance(part, dict) and step in part and check.part(step) is not None:
-                    path, part, check = f"{path}.{step}", part[step], check.part(step)
-            else:
-                if error["type"] == "typofix_node":
-                    return node_problem(path, part)
-                if error["type"] == "typofix":
-                    return f"{path}={show(part)}: {error['ctx']['tail']}"
-                if path != key:
-                    return _expected(path, part, check.expected)
-        return _expected(key, value, self.expected)
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
 class Leaf(Check):
     expected: str
     many: str
-    form: Any
+    test: Callable[[Any], bool]
+
+    def problem(self, key, value):
+        return None if self.test(value) else _expected(key, value, self.expected)
 
 
 def _or(texts) -> str:
@@ -263,12 +228,14 @@ class Either(Check):
     def many(self) -> str:
         return _or(o.many for o in self.options)
 
-    @property
-    def form(self):
-        return Union[tuple(o.form for o in self.options)]
-
-    def part(self, name):
-        return next((p for o in self.options if (p := o.part(name)) is not None), None)
+    def problem(self, key, value):
+        problems = [o.problem(key, value) for o in self.options]
+        if None in problems:
+            return None
+        # An option of the value's own type that a rule refuses ("no such file") says more than the list of types.
+        ruled = [p for o, p in zip(self.options, problems) if isinstance(o, WithRules) and o.base.problem(key, value) is None]
+        return next((p for p in problems if _about_part(p, key)), None) or (ruled[0] if ruled else None) or \
+            _expected(key, value, self.expected)
 
 
 @dataclass(frozen=True)
@@ -284,10 +251,10 @@ class ListOf(Check):
     def many(self) -> str:
         return f"{'non-empty ' if self.non_empty else ''}lists of {self.item.many}"
 
-    @property
-    def form(self):
-        items = abc.Sequence[self.item.form]  # a list or a tuple (a default), never a string
-        return Annotated[items, NON_EMPTY] if self.non_empty else items
+    def problem(self, key, value):
+        ok = isinstance(value, (list, tuple)) and all(self.item.problem(key, v) is None for v in value) \
+            and (bool(value) or not self.non_empty)
+        return None if ok else _expected(key, value, self.expected)
 
 
 @dataclass(frozen=True)
@@ -303,17 +270,16 @@ class MappingOf(Check):
     def many(self) -> str:
         return f"mappings of names to {self.value.many}"
 
-    @property
-    def form(self):
-        return abc.Mapping[Any if self.names is None else Annotated[str, AfterValidator(self._known)], self.value.form]
-
-    def _known(self, name: str) -> str:
-        if name not in self.names:
-            raise _refuse(f"unknown key{did_you_mean(name, self.names)}; known: {', '.join(self.names)}")
-        return name
-
-    def part(self, name):
-        return self.value
+    def problem(self, key, value):
+        if not isinstance(value, dict):
+            return _expected(key, value, self.expected)
+        for name, item in value.items():
+            if self.names is not None and name not in self.names:
+                return (f"{key}.{name}={show(item)}: unknown key{did_you_mean(name, self.names)}; "
+                        f"known: {', '.join(self.names)}")
+            if problem := self.value.problem(f"{key}.{name}", item):
+                return problem
+        return None
 
 
 @dataclass(frozen=True)
@@ -329,19 +295,13 @@ class WithRules(Check):
     def many(self) -> str:
         return ", ".join([self.base.many, *(r.expected for r in self.rules)])
 
-    @property
-    def form(self):
-        return Annotated[self.base.form, AfterValidator(self._ruled)]
-
-    def _ruled(self, value):
+    def problem(self, key, value):
+        if problem := self.base.problem(key, value):
+            return problem if _about_part(problem, key) else _expected(key, value, self.expected)
         for rule in self.rules if value is not None else ():  # a rule is about a value, not its absence
             if not rule.holds(value):
-                detail = rule.detail(value) if rule.detail else ""
-                raise _refuse(f"expected {self.expected}" + (f" ({detail})" if detail else ""))
-        return value
-
-    def part(self, name):
-        return self.base.part(name)
+                return _expected(key, value, self.expected, rule.detail(value) if rule.detail else "")
+        return None
 
 
 @dataclass(frozen=True)
@@ -349,46 +309,36 @@ class NodeCheck(Check):
     expected: str = "a node with a _target_"
     many: str = "nodes with a _target_"
 
-    @property
-    def form(self):
-        return Annotated[dict, AfterValidator(_node)]
+    def problem(self, key, value):
+        return node_problem(key, value)
 
 
-def _node(node: dict) -> dict:
-    """pydantic's validator of a node: its own problem is said with its key (`Check.explain`), which pydantic
-    does not pass."""
-    if node_problem("", node) is not None:
-        raise PydanticCustomError("typofix_node", "a node that its target refuses")
-    return node
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _choice(choices: tuple):
-    def chosen(value):
-        # The value's type must match too: true is not 1, "16" is not 16 (pydantic's Literal[1] takes true).
-        if not any(type(value) is type(c) and value == c for c in choices):
-            raise ValueError("not one of the choices")
-        return value
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # not NaN, not inf
 
-    return chosen
+
+def _bounded(kind: str, kinds: str, test: Callable[[Any], bool], bounds: Range | None) -> Leaf:
+    if bounds is None:
+        return Leaf(kind, kinds, test)
+    return Leaf(f"{kind} {bounds}", f"{kinds} {bounds}", lambda v: test(v) and bounds.holds(v))
 
 
 def _one_of(choices: tuple) -> Leaf:
     shown = list(dict.fromkeys(map(show, choices)))  # 16 and "16" are typed alike
     text = "one of " + ", ".join(shown) if len(shown) > 1 else shown[0]
-    return Leaf(text, text, Annotated[Any, AfterValidator(_choice(choices))])
+    # The value's type must match too: true is not 1, "16" is not 16.
+    return Leaf(text, text, lambda v: any(type(v) is type(c) and v == c for c in choices))
 
 
-def _bounded(kind: str, kinds: str, form: type, bounds: Range | None) -> Leaf:
-    if bounds is None:
-        return Leaf(kind, kinds, form)
-    return Leaf(f"{kind} {bounds}", f"{kinds} {bounds}", Annotated[form, bounds])
-
-
-ANYTHING = Leaf("anything", "anything", Any)
-NULL = Leaf("null", "null", None)
-BOOL = Leaf("true or false", "true or false", bool)
-STRING = Leaf("a string", "strings", str)
-TEXT = Leaf("a non-empty string", "non-empty strings", Annotated[str, NON_EMPTY])
+ANYTHING = Leaf("anything", "anything", lambda v: True)
+NULL = Leaf("null", "null", lambda v: v is None)
+BOOL = Leaf("true or false", "true or false", lambda v: isinstance(v, bool))
+STRING = Leaf("a string", "strings", lambda v: isinstance(v, str))
+TEXT = Leaf("a non-empty string", "non-empty strings", lambda v: isinstance(v, str) and v != "")
 LISTS = (list, tuple, set, frozenset, abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection, abc.Set)
 MAPPINGS = (dict, abc.Mapping, abc.MutableMapping)
 
@@ -424,9 +374,9 @@ def check_for(annotation, meta: tuple = ()) -> Check:
     if annotation is bool:
         return BOOL
     if annotation is int:
-        return _bounded("an integer", "integers", int, bounds)
+        return _bounded("an integer", "integers", _is_int, bounds)
     if annotation is float:
-        return _bounded("a number", "numbers", float, bounds)
+        return _bounded("a number", "numbers", _is_number, bounds)
     if annotation is str:
         return TEXT if non_empty else STRING
     if annotation in LISTS or origin in LISTS:

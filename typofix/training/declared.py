@@ -22,7 +22,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-LIGHT_ROOTS = frozenset(sys.stdlib_module_names) | {"numpy", "yaml", "annotated_types", "pydantic", "pydantic_core"}
+LIGHT_ROOTS = frozenset(sys.stdlib_module_names) | {"numpy", "yaml"}
 
 
 class Unavailable(Exception):
