@@ -266,8 +266,8 @@ BAD_COMMAND_LINES = [
     ("model.enc_hiden_size=64", 2, "model.enc_hiden_size=64: unknown key (did you mean model.enc_hidden_size=64?)"),
     ("experiment=tinny", 2, "experiment=tinny: no such option (did you mean tiny?); experiment options: ablation, "
                             "default, default_stage2, default_stage3, default_stage4, default_stage5, default_stage6, fast, g2p, tiny"),
-    ("ckpt_path=/tmp", 1, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
-    ("ckpt_path=last", 1, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
+    ("ckpt_path=/tmp", 2, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
+    ("ckpt_path=last", 2, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
                           "run)"),
     ("resume=nowhere", 2, "resume=nowhere: no such run folder"),
 ]
