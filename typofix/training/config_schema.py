@@ -318,7 +318,7 @@ def _is_int(v) -> bool:
 
 
 def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)  # not NaN, not inf
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v  # v == v: not NaN
 
 
 def _bounded(kind: str, kinds: str, test: Callable[[Any], bool], bounds: Range | None) -> Leaf:
