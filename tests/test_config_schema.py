@@ -39,6 +39,8 @@ def values(*overrides: str) -> dict:
     ("callbacks.checkpoint.save_top_k", "all", "callbacks.checkpoint.save_top_k=all: expected an integer"),
     # ours: the type and range each signature declares
     ("data.batch_size", 12.5, "data.batch_size=12.5: expected an integer >= 1"),
+    ("data.batch_size", "3", "data.batch_size=3: expected an integer >= 1"),  # a quoted '3' is a string: strict
+    ("model.lr", float("nan"), "model.lr=nan: expected a number > 0"),  # not a number (inf is: test_train's lr=inf)
     ("seed", "abc", "seed=abc: expected an integer >= 0"),
     ("model.lr", -1, "model.lr=-1: expected a number > 0"),
     ("model.dropout", 1.0, "model.dropout=1.0: expected a number >= 0 and < 1"),
@@ -263,8 +265,8 @@ BAD_COMMAND_LINES = [
     ("model.enc_hiden_size=64", 2, "model.enc_hiden_size=64: unknown key (did you mean model.enc_hidden_size=64?)"),
     ("experiment=tinny", 2, "experiment=tinny: no such option (did you mean tiny?); experiment options: ablation, "
                             "default, default_stage2, default_stage3, default_stage4, default_stage5, default_stage6, fast, g2p, tiny"),
-    ("ckpt_path=/tmp", 1, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
-    ("ckpt_path=last", 1, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
+    ("ckpt_path=/tmp", 2, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
+    ("ckpt_path=last", 2, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
                           "run)"),
     ("resume=nowhere", 2, "resume=nowhere: no such run folder"),
 ]
