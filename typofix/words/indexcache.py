@@ -34,7 +34,7 @@ MAX_INDEXES = 14  # two word lists' worth, ~120 MB (the user's words make a word
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
              "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py",
-             "engine/detector.py")
+             "engine/detector.py", "words/casing.py")
 
 
 class Index(Protocol):
@@ -245,6 +245,39 @@ class SortedStrings:
 
     def __len__(self) -> int:
         return len(self.listed)
+
+
+class SortedTable:
+    """{string: string} read in place: the keys as sorted UTF-8 bytes (`sorted_strings`) and their values in the
+    same order (`text_array`), arrays the index cache maps; `get` by binary search, and after `ASKED` lookups from
+    a dict of them all (a text asks about many words)."""
+
+    ASKED = 2_000
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray):
+        self.keys, self.values = keys, values
+        self._values = TextList(values)
+        self._numbers = np.arange(len(keys), dtype=np.int64)
+        self._dict: dict[str, str] | None = None
+        self._asked = 0
+
+    @classmethod
+    def of(cls, mapping: dict[str, str]) -> "SortedTable":
+        keys, order = sorted_strings(list(mapping))
+        values = list(mapping.values())
+        return cls(keys, text_array([values[i] for i in order.tolist()]))
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        if self._dict is None:
+            self._asked += 1
+            if self._asked <= self.ASKED:
+                row = int(find_strings(self.keys, self._numbers, [key])[0])
+                return self._values[row] if row >= 0 else default
+            self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
+        return self._dict.get(key, default)
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
 @lru_cache(maxsize=1)

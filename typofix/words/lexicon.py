@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from typofix.files.packagedata import packaged
-from typofix.words.indexcache import SortedStrings, TextList, cached, find_strings, sorted_strings, strings, text_array
+from typofix.words.casing import case_forms
+from typofix.words.indexcache import SortedStrings, SortedTable, TextList, cached, find_strings, sorted_strings, strings, text_array
 from typofix.words.morphology import Morphology
 
 
@@ -88,10 +89,11 @@ class AcceptedWords:
         self._acronyms: set[str] | frozenset = frozenset()
         self._as_written: set[str] = set()  # words accepted in any case, as their lists write them
         # For `typofix.words.casing`'s repairs of lowercase tokens: the dictionary's words written with a capital
-        # (Monday, Paris, NASA), and the names, as written; both read on first use (most runs never repair a
-        # word's case).
+        # (Monday, Paris, NASA), and the names, as written; both read in place from the index cache, the names on
+        # first use.
         self._capitalised: Sequence[str] = []
-        self._names: list[str] | None = []
+        self._case_forms = None  # `typofix.words.casing.case_forms` of them, made ahead (the index cache's)
+        self._names: Sequence[str] | None = []
         self._names_path: Path | None = None
         self.user: list[str] = []  # the user's own words, as written (the preferred answer one edit away)
         self.morphology: Morphology | None = None  # words derived from listed ones (see `derive_with`)
@@ -118,7 +120,7 @@ class AcceptedWords:
         accepted._listed = index.listed
         accepted._upper = set(index.upper)
         accepted._acronyms = index.acronyms
-        accepted._capitalised = index.capitalised
+        accepted._capitalised, accepted._case_forms = index.capitalised, index.case_forms
         # Names are not accepted here: where a capital makes a word a name depends on the sentence (the text
         # pipeline's rule); `typofix.words.casing` offers them for the same letters typed in lower case.
         accepted._names_path, accepted._names = Path(names) if names is not None else bundled_names_path(), None
@@ -160,10 +162,25 @@ class AcceptedWords:
         return self._capitalised
 
     @property
-    def names(self) -> list[str]:
-        """People's and companies' names (any script), as written, for the same repairs."""
+    def case_forms(self):
+        """The forms `typofix.words.casing` repairs a lowercase token to (`case_forms` of `capitalised`: a dict,
+        or the index cache's table, read in place)."""
+        if self._case_forms is None:
+            self._case_forms = case_forms(self.capitalised)
+        return self._case_forms
+
+    @property
+    def names(self) -> Sequence[str]:
+        """People's and companies' names (any script), as written, sorted by their lower case, for the same
+        repairs; from the index cache, read in place (a repair looks up a few)."""
         if self._names is None:
-            self._names = read_word_list(self._names_path)
+            try:
+                digest = hashlib.sha256(self._names_path.read_bytes()).hexdigest()
+            except OSError:  # missing or unreadable: read_word_list says so in one line
+                self._names = read_word_list(self._names_path)
+            else:
+                lines = cached("names", digest, lambda: WordLines.read(self._names_path), WordLines.from_arrays)
+                self._names = TextList(lines.text)
         return self._names
 
     def derive_with(self, count) -> None:
@@ -191,8 +208,10 @@ class DictionaryIndex:
     words (sorted, looked up in place: `SortedStrings`), the mixed-case ones upper-cased (`_upper`), the acronyms
     of four or more letters lower-cased and the words written with capitals only (`capitalised`)."""
 
-    def __init__(self, listed: SortedStrings, upper: list[str], acronyms: SortedStrings, capitalised: Sequence[str]):
+    def __init__(self, listed: SortedStrings, upper: list[str], acronyms: SortedStrings, capitalised: Sequence[str],
+                 case_forms: SortedTable):
         self.listed, self.upper, self.acronyms, self.capitalised = listed, upper, acronyms, capitalised
+        self.case_forms = case_forms
 
     @classmethod
     def read(cls, path: Path, packed: bytes) -> "DictionaryIndex":
@@ -212,16 +231,36 @@ class DictionaryIndex:
         upper = sorted({w.upper() for w in _MIXED_LINE.findall(text) if _upper_only(w)})
         acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
         capitalised = [w for w in _CAPITALISED_LINE.findall(text) if w.lower() not in exact]
-        return cls(SortedStrings.of(words), upper, SortedStrings.of(acronyms), capitalised)
+        return cls(SortedStrings.of(words), upper, SortedStrings.of(acronyms), capitalised,
+                   SortedTable.of(case_forms(capitalised)))
 
     @classmethod
     def from_arrays(cls, arrays) -> "DictionaryIndex":
         return cls(SortedStrings(arrays["listed"]), strings(arrays["upper"]), SortedStrings(arrays["acronyms"]),
-                   TextList(arrays["capitalised"]))
+                   TextList(arrays["capitalised"]), SortedTable(arrays["case_keys"], arrays["case_forms"]))
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"listed": self.listed.listed, "upper": text_array(self.upper), "acronyms": self.acronyms.listed,
-                "capitalised": text_array(list(self.capitalised))}
+                "capitalised": text_array(list(self.capitalised)), "case_keys": self.case_forms.keys,
+                "case_forms": self.case_forms.values}
+
+
+class WordLines:
+    """A word list's lines (`read_word_list`) as one array for the index cache, read in place (`TextList`)."""
+
+    def __init__(self, text: np.ndarray):
+        self.text = text
+
+    @classmethod
+    def read(cls, path: Path) -> "WordLines":
+        return cls(text_array(read_word_list(path)))
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "WordLines":
+        return cls(arrays["lines"])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"lines": self.text}
 
 
 def _upper_only(word: str) -> bool:
