@@ -490,6 +490,8 @@ class Lexicon:
             raise ValueError("word list arrays do not agree")
         lexicon = cls.__new__(cls)
         lexicon._counts, lexicon._arrays, lexicon._asked, lexicon._size = None, arrays, 0, len(counts)
+        # The words read in place, decoded once for every caller (the dict's keys are the same strings).
+        lexicon._words = TextList(arrays["words"])
         lexicon.total = int(counts.sum())
         lexicon._trie = lexicon._digest = None
         return lexicon
@@ -504,14 +506,14 @@ class Lexicon:
     def counts(self) -> dict[str, int]:
         """{word: count}, in the list's order (made from the arrays on first use where they came from a cache)."""
         if self._counts is None:
-            self._counts = dict(zip(strings(self._arrays["words"]), self._arrays["counts"].tolist()))
+            self._counts = dict(zip(self._words.strings(), self._arrays["counts"].tolist()))
         return self._counts
 
     def in_order(self) -> tuple[Sequence[str], np.ndarray]:
         """The words in the list's order and their counts (N,), without making the dict of them (read from a
         cache, the words are read in place: `TextList`)."""
         if self._counts is None:
-            return TextList(self._arrays["words"]), np.asarray(self._arrays["counts"])
+            return self._words, np.asarray(self._arrays["counts"])
         return list(self._counts), np.fromiter(self._counts.values(), dtype=np.int64, count=len(self._counts))
 
     def _row(self, word: str) -> int | None:
