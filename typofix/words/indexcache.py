@@ -11,7 +11,8 @@ user's words change; the index and its parameters; a digest of the code that bui
 list or another typofix version never meets a stale index, and an index whose loader finds it inconsistent is
 rebuilt. An index is a folder of .npy files, filled under a temporary name and renamed into place, and
 memory-mapped when read. One that cannot be read is rebuilt; where nothing can be written, indexes live in
-memory only, as without a cache. The `MAX_INDEXES` most recently used are kept.
+memory only, as without a cache. The `MAX_INDEXES` most recently used are kept. Other tables every run reads
+(the acceptance dictionary, the detector's trees, the language model, a model file's graphs) are kept the same way.
 """
 
 from __future__ import annotations
@@ -29,12 +30,16 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-MAX_INDEXES = 14  # two word lists' worth, ~120 MB (the user's words make a word list of their own), the language model
+# What runs of the default and the fast preset read (the word list's six: words, trie, one- and two-edit, sound and
+# phone indexes; the acceptance dictionary's and the names'; two usage tables, the language model, two detectors,
+# three model files' graphs: 16) and a second word list's six (the user's words make a word list of their own), and
+# room: about 200 MB.
+MAX_INDEXES = 24
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
              "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py",
-             "engine/detector.py", "words/casing.py")
+             "engine/detector.py", "words/casing.py", "engine/onnx_stepper.py")
 
 
 class Index(Protocol):
