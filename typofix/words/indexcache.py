@@ -233,10 +233,11 @@ class SortedStrings:
         return cls(sorted_strings(list(dict.fromkeys(items)))[0])
 
     def __contains__(self, word: str) -> bool:
-        if self._set is None:
-            self._asked += 1
-            if self._asked <= self.ASKED:
-                return int(find_strings(self.listed, self._numbers, [word])[0]) >= 0
+        if self._set is not None:
+            return word in self._set
+        self._asked += 1
+        if self._asked <= self.ASKED:
+            return int(find_strings(self.listed, self._numbers, [word])[0]) >= 0
         return word in self.strings()
 
     def strings(self) -> set[str]:

@@ -562,7 +562,9 @@ class Lexicon:
 
     def log_prior(self, word: str) -> float:
         """log P(word) with add-one smoothing, so unknown words get a finite, low score."""
-        return math.log((self.count(word) + 1) / (self.total + self._size))
+        counts = self._counts  # (the dict's lookup inline: ranking asks this of every candidate)
+        count = counts.get(word, 0) if counts is not None else self.count(word)
+        return math.log((count + 1) / (self.total + self._size))
 
     @property
     def trie(self) -> PrefixTrie:
