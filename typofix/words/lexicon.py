@@ -75,7 +75,7 @@ class AcceptedWords:
 
     def __init__(self, words=()):
         # As listed: the dictionary's words (read in place from the index cache, `DictionaryIndex`) and the terms
-        # accepted as written only.
+        # accepted as written only (`_exact`).
         self._listed: SortedStrings | frozenset = frozenset()
         self._exact: set[str] = set()
         # An all-caps token is accepted where a listed word upper-cased is it. For a word in lower, Title or
@@ -404,6 +404,7 @@ _WELL_FORMED = re.compile(r"(?:[^\s]+\t[0-9]+\n)*(?:[^\s]+\t[0-9]+)?")
 
 
 def _decoded(path: Path, data: bytes) -> str:
+    """A word list's bytes as text (LexiconError, one line, where they are not UTF-8)."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
