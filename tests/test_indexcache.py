@@ -10,7 +10,7 @@ import sys
 import numpy as np
 import pytest
 
-from typofix.words.indexcache import MAX_INDEXES, TextList, cached, strings, text_array
+from typofix.words.indexcache import MAX_INDEXES, SortedStrings, SortedTable, TextList, cached, strings, text_array
 from typofix.words.lexicon import Lexicon, PrefixTrie
 from typofix.words.neighbours import DeletionIndex
 from typofix.words.phonetic import SoundIndex
@@ -96,6 +96,22 @@ def test_the_word_list_itself_comes_back_in_order(cache, tmp_path):
     assert Lexicon.from_tsv(path, min_count=45).counts == {"the": 50}
 
 
+def test_a_cached_word_list_answers_as_its_dict_before_and_after_making_it(cache, tmp_path, monkeypatch):
+    path = tmp_path / "words.tsv"
+    path.write_text("the\t50\nteh\t3\nand\t40\nnaïve\t7\nzero\t0\n")
+    built = Lexicon.from_tsv(path)
+    asked = ["the", "teh", "and", "naïve", "zero", "thee", "", "the\x00", "\udcff", "x" * 30]
+    want = ([w in built for w in asked], [built.count(w) for w in asked], [built.log_prior(w) for w in asked])
+    monkeypatch.setattr(Lexicon, "ASKED", 40)  # 30 lookups a round: the dict is made part way through the second
+    loaded = Lexicon.from_tsv(path)
+    for _ in range(2):
+        assert ([w in loaded for w in asked], [loaded.count(w) for w in asked],
+                [loaded.log_prior(w) for w in asked]) == want
+    assert len(loaded) == 5 and loaded.total == built.total == 100 and loaded.counts == built.counts
+    words, counts = Lexicon.from_tsv(path).in_order()  # from the arrays, without the dict
+    assert list(words) == list(built.counts) and counts.tolist() == list(built.counts.values())
+
+
 def test_a_damaged_index_is_rebuilt(cache, words):
     make, load = _kinds(words)["deletions"]
     want = _answers("deletions", cached("one", words.digest, make, load))
@@ -163,6 +179,38 @@ def test_a_text_list_reads_its_strings_in_place_as_the_list_would(items, monkeyp
     found = TextList(text)
     assert len(found) == len(want) and [found[i] for i in range(len(want))] == want
     assert list(found) == want and found[1:3] == want[1:3]
+    assert TextList(text).lengths().tolist() == [len(w) for w in want]
+    rows = np.array([i % len(want) for i in range(7)] if want else [], dtype=np.int64)
+    taken = TextList(text)
+    # Decoded one by one while few are asked (five here), then by one gather of all of them.
+    assert taken.take(rows[:3]) == [want[i] for i in rows[:3]] and taken.take(rows) == [want[i] for i in rows]
+
+
+# A NUL, a lone surrogate (an undecodable byte carried through) and a string longer than any listed one are never
+# listed; the empty string only where it is.
+ASKED_ABOUT = ["apple", "Apple", "naïve", "", "zebra", "a", "appl", "apple\x00", "\udcff", "x" * 40, "ünïcode", "b"]
+
+
+@pytest.mark.parametrize("listed", [[], ["apple"], ["apple", "Banana", "naïve", "zebra", "a", "ünïcode", "b", ""]])
+def test_sorted_strings_and_tables_answer_as_a_set_and_a_dict(listed, monkeypatch):
+    monkeypatch.setattr(SortedStrings, "ASKED", 15)  # 12 lookups a round: the set is built in the second
+    monkeypatch.setattr(SortedTable, "ASKED", 15)
+    found = SortedStrings.of(listed)
+    assert [w in found for w in ASKED_ABOUT * 2] == [w in set(listed) for w in ASKED_ABOUT * 2]
+    assert len(found) == len(set(listed)) and set(found) == set(listed)
+    forms = {w: w.upper() + "!" for w in listed}
+    table = SortedTable.of(forms)
+    assert [table.get(w) for w in ASKED_ABOUT * 2] == [forms.get(w) for w in ASKED_ABOUT * 2]
+    again = SortedTable(np.array(table.keys), np.array(table.values))  # as the index cache gives them back
+    assert [again.get(w, "?") for w in ASKED_ABOUT] == [forms.get(w, "?") for w in ASKED_ABOUT]
+
+
+def test_a_deletion_index_over_words_read_in_place_answers_as_over_the_list(words):
+    ranked = list(words.counts)
+    built = DeletionIndex(ranked, 2)
+    in_place = DeletionIndex.from_arrays(TextList(text_array(ranked)), built.arrays())
+    for n in (3, 50):
+        assert in_place.near_many(TYPOS, n, 2) == built.near_many(TYPOS, n, 2)
 
 
 @pytest.mark.slow

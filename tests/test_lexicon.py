@@ -105,7 +105,26 @@ def test_an_all_caps_token_is_accepted_where_a_listed_word_upper_cased_is_it(tmp
     for token in tokens:
         assert (token in accepted) == (token in upper), token
     assert "guid" not in accepted and "Mcdonald" not in accepted and "mcdonald" not in accepted
-    assert accepted.capitalised == ["Paris", "NASA", "McDonald", "GitHub", "LPNs", "iPhone"] and accepted.names == []
+    assert accepted.capitalised == ["Paris", "NASA", "McDonald", "GitHub", "LPNs", "iPhone"] and list(accepted.names) == []
+
+
+def test_accepted_words_answer_alike_from_the_index_cache_and_without_one(tmp_path, monkeypatch):
+    """The dictionary's words, acronyms, upper-cased forms, capitalised words, case forms and the names: read in
+    place from the index cache (cold, then warm) they answer as read afresh with the cache off."""
+    tokens = ["receive", "Receive", "RECEIVE", "recieve", "NASA", "nasa", "Nasa", "html", "HTML", "Monday", "monday",
+              "MONDAY", "McDonald", "MCDONALD", "Mcdonald", "GitHub", "GITHUB", "github", "Sam", "sam", "SAM", "In",
+              "guid", "GUID", "nginx", "NGINX", "unhappiness", "Unhappiness", "colour", "Colour", "ascii", "xyzzy"]
+
+    def answers():
+        accepted = AcceptedWords.load()
+        cased = accepted.case_forms
+        return ([t in accepted for t in tokens], [accepted.listed_as(t) for t in tokens], accepted.capitalised,
+                [cased.get(t.lower()) for t in tokens], list(accepted.names[:50]), len(accepted.names))
+
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", "")
+    want = answers()
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(tmp_path / "cache"))
+    assert answers() == want and answers() == want
 
 
 def test_accepted_words_take_extra_words_in_any_case(tmp_path):

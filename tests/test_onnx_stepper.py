@@ -112,3 +112,31 @@ def test_without_onnxruntime_an_onnx_model_is_a_model_error(tiny_ckpt, tmp_path,
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # what an uninstalled package looks like to import
     with pytest.raises(ModelError, match="needs onnxruntime"):
         OnnxStepper.load(out)
+
+
+def test_a_model_files_graphs_from_the_index_cache_run_as_read_from_the_file(tiny_ckpt, tmp_path, monkeypatch):
+    """The graphs are inflated once and kept in the index cache: cold, warm and with the cache off, the same
+    meta and the same outputs; a file changed in place is read afresh."""
+    out = tmp_path / "tiny.onnxz"
+    export(tiny_ckpt, out)
+
+    def run():
+        stepper, vocab = OnnxStepper.load(out)
+        src, src_len = word_batch(vocab, TYPOS)
+        memory, state = stepper.encode(src, src_len)
+        return vocab.alphabet, [a.tolist() for a in (*memory, *state)]
+
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", "")
+    want = run()
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(tmp_path / "cache"))
+    assert run() == want and run() == want
+    assert len([p for p in (tmp_path / "cache").iterdir() if p.name.startswith("model-")]) == 1
+    with zipfile.ZipFile(out) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    meta = json.loads(members["meta.json"])
+    meta["format_version"] = 99  # another model file at the same path, with the same graphs: never the cached one
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, json.dumps(meta) if name == "meta.json" else data)
+    with pytest.raises(ModelError, match="version 99"):
+        OnnxStepper.load(out)

@@ -8,6 +8,8 @@ adds more of them, the most frequent words two edits away and the words that sou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from typofix.engine.settings import DecodingSettings
@@ -32,7 +34,7 @@ class Neighbours:
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
-        self._words_by_frequency: list[str] | None = None
+        self._words_by_frequency: Sequence[str] | None = None
 
     def one_edit(self, words: list[str]) -> list[list[str]]:
         """Every lexicon word one edit from each word, most frequent first."""
@@ -120,16 +122,16 @@ class Neighbours:
 
     def _cached_deletions(self, name: str, size: int, max_edits: int) -> DeletionIndex:
         """The deletion index of the `size` most frequent words, from the index cache or built (and saved)."""
-        words = self.by_frequency()[:size]
+        ordered = self.by_frequency()
+        words = ordered if size >= len(ordered) else ordered[:size]
         return cached(name, self.lexicon.digest, lambda: DeletionIndex(words, max_edits),
                       lambda arrays: DeletionIndex.from_arrays(words, arrays))
 
-    def by_frequency(self) -> list[str]:
-        """The lexicon's words, most frequent first (ties in list order); worked out once."""
+    def by_frequency(self) -> Sequence[str]:
+        """The lexicon's words, most frequent first (ties in list order); worked out once (from the index cache,
+        read in place: a run that corrects a word decodes a few of them)."""
         if self._words_by_frequency is None:
-            counts = self.lexicon.counts
-            words = list(counts)
-            frequency = np.fromiter(counts.values(), dtype=np.int64, count=len(words))
+            words, frequency = self.lexicon.in_order()  # (not the dict: one word's run never makes it)
             if np.all(frequency[1:] <= frequency[:-1]):  # the bundled list is in this order; a user's words are not
                 self._words_by_frequency = words
             else:

@@ -60,14 +60,16 @@ class CasedForms:
 
     def __init__(self, capitalised: Iterable[str], listed: Callable[[str], bool], names: Sequence[str]):
         self.listed = listed
-        self._case: dict[str, str] = {}
-        for word in capitalised:
-            if word.isupper() and len(word) <= 3:
-                continue
-            held = self._case.setdefault(word.lower(), word)
-            if held != word and _preferred(word) < _preferred(held):
-                self._case[word.lower()] = word
+        self._case = case_forms(capitalised)  # anything with `get` (the index cache keeps one made ahead)
         self._names = names  # sorted by lower case (data/build_names_terms.py): found by bisection
+
+    @classmethod
+    def with_forms(cls, forms, listed: Callable[[str], bool], names: Sequence[str]) -> "CasedForms":
+        """The repairs of `forms`, the `case_forms` of the capitalised words made ahead (a dict, or what the index
+        cache keeps, `typofix.words.indexcache.SortedTable`: anything with `get`)."""
+        cased = cls((), listed, names)
+        cased._case = forms
+        return cased
 
     def repair(self, token: str) -> Repair | None:
         """The repair of a token typed in lower case (or with a capital first letter, as at a sentence start),
@@ -84,8 +86,9 @@ class CasedForms:
         return found
 
     def _repair(self, letters: str) -> Repair | None:
-        if letters in self._case:
-            return Repair(self._case[letters], CASE)
+        form = self._case.get(letters)
+        if form is not None:
+            return Repair(form, CASE)
         contraction = self._contraction(letters)
         if contraction is not None:
             return Repair("I" + contraction[1:] if contraction.startswith("i'") else contraction, APOSTROPHE)
@@ -103,6 +106,19 @@ class CasedForms:
                 if is_contraction(word) and self.listed(word):
                     return word
         return None
+
+
+def case_forms(capitalised: Iterable[str]) -> dict[str, str]:
+    """Lowercase letters -> the form of the capitalised words with those letters that a token typed in lower case
+    is repaired to (`_preferred` of several; no acronym of three letters or fewer)."""
+    forms: dict[str, str] = {}
+    for word in capitalised:
+        if word.isupper() and len(word) <= 3:
+            continue
+        held = forms.setdefault(word.lower(), word)
+        if held != word and _preferred(word) < _preferred(held):
+            forms[word.lower()] = word
+    return forms
 
 
 def _preferred(word: str) -> tuple[int, str]:

@@ -11,7 +11,8 @@ user's words change; the index and its parameters; a digest of the code that bui
 list or another typofix version never meets a stale index, and an index whose loader finds it inconsistent is
 rebuilt. An index is a folder of .npy files, filled under a temporary name and renamed into place, and
 memory-mapped when read. One that cannot be read is rebuilt; where nothing can be written, indexes live in
-memory only, as without a cache. The `MAX_INDEXES` most recently used are kept.
+memory only, as without a cache. The `MAX_INDEXES` most recently used are kept. Other tables every run reads
+(the acceptance dictionary, the detector's trees, the language model, a model file's graphs) are kept the same way.
 """
 
 from __future__ import annotations
@@ -29,12 +30,16 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-MAX_INDEXES = 14  # two word lists' worth, ~120 MB (the user's words make a word list of their own), the language model
+# What runs of the default and the fast preset read (the word list's six: words, trie, one- and two-edit, sound and
+# phone indexes; the acceptance dictionary's and the names'; two usage tables, the language model, two detectors,
+# three model files' graphs: 16) and a second word list's six (the user's words make a word list of their own), and
+# room: about 200 MB.
+MAX_INDEXES = 24
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
              "engine/candidates.py", "words/phones.py", "words/phoneindex.py", "engine/sounds.py", "words/usage.py",
-             "engine/detector.py")
+             "engine/detector.py", "words/casing.py", "engine/onnx_stepper.py")
 
 
 class Index(Protocol):
@@ -139,6 +144,7 @@ class TextList(Sequence):
         self._starts = np.concatenate([[0], ends + 1]) if len(text) else ends
         self._ends = np.concatenate([ends, [len(text)]]) if len(text) else ends
         self._all: list[str] | None = None
+        self._objects: np.ndarray | None = None  # the strings as an object array, for `take`
         self._asked = 0
 
     def __len__(self) -> int:
@@ -159,6 +165,125 @@ class TextList(Sequence):
         if self._all is None:
             self._all = strings(self._text)
         return self._all
+
+    def take(self, rows: np.ndarray) -> list[str]:
+        """The strings at `rows` (N,): each decoded where it is asked for while few are, else by one gather of
+        all of them as an object array (twice as fast as a list comprehension)."""
+        if self._all is None and self._asked + len(rows) <= self.ASKED:
+            self._asked += len(rows)
+            text, starts, ends = self._text, self._starts, self._ends
+            return [bytes(text[starts[i]:ends[i]]).decode("utf-8") for i in rows.tolist()]
+        if self._objects is None:
+            self._objects = np.array(self.strings(), dtype=object)
+        return self._objects[rows].tolist()
+
+    def lengths(self) -> np.ndarray:
+        """(N,) each string's length in characters, none decoded: its bytes, less those that continue a UTF-8
+        character (few: most words are ASCII)."""
+        lengths = self._ends - self._starts
+        text = np.asarray(self._text)
+        if len(text) and int(text.max()) >= 0x80:
+            continuing = np.flatnonzero((text & 0xC0) == 0x80)
+            lengths = lengths - np.bincount(np.searchsorted(self._starts, continuing, side="right") - 1,
+                                            minlength=len(lengths))
+        return lengths
+
+
+def sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(the strings as UTF-8 bytes, sorted, in one fixed-width array; the index of each in `items`): what
+    `find_strings` searches, kept in an index so that a lookup needs no set or dict of every string."""
+    encoded = np.array([s.encode("utf-8") for s in items], dtype=bytes) if items else np.zeros(0, dtype="S1")
+    order = np.argsort(encoded, kind="stable")
+    return encoded[order], order.astype(np.int64)
+
+
+def find_strings(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> np.ndarray:
+    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes, `sorted_strings`), -1 where it is
+    not there."""
+    if not wanted or not len(listed):
+        return np.full(len(wanted), -1, dtype=np.int64)
+    # A lone surrogate (an undecodable input byte carried through) is no listed string's: its bytes are no UTF-8.
+    encoded = [s.encode("utf-8", "surrogatepass") for s in wanted]
+    # Of the listed strings' own width, or searchsorted would convert all of them on every call; that cuts a
+    # string longer than the longest listed one, which is then not there. A fixed-width bytes array drops
+    # trailing NULs, so a string with a NUL is not there either.
+    keys = np.array(encoded, dtype=listed.dtype)
+    at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
+    fits = np.fromiter((len(e) <= listed.dtype.itemsize and b"\0" not in e for e in encoded), dtype=bool,
+                       count=len(encoded))
+    return np.where((listed[at] == keys) & fits, numbers[at], -1)
+
+
+class SortedStrings:
+    """A set of strings read in place: `in` by binary search in their sorted UTF-8 bytes (`sorted_strings`, an
+    array the index cache maps), so a run that asks about a few words builds no set of 100,000 (a tenth of a
+    second and 10 MB of every start). After `ASKED` lookups (a text, not a word) it builds the set: a lookup
+    there costs a twentieth of a binary search's."""
+
+    ASKED = 2_000
+
+    def __init__(self, listed: np.ndarray):
+        self.listed = listed
+        self._numbers = np.arange(len(listed), dtype=np.int64)  # any numbers: only found or not is asked
+        self._set: set[str] | None = None
+        self._asked = 0
+
+    @classmethod
+    def of(cls, items) -> "SortedStrings":
+        return cls(sorted_strings(list(dict.fromkeys(items)))[0])
+
+    def __contains__(self, word: str) -> bool:
+        if self._set is not None:
+            return word in self._set
+        self._asked += 1
+        if self._asked <= self.ASKED:
+            return int(find_strings(self.listed, self._numbers, [word])[0]) >= 0
+        return word in self.strings()
+
+    def strings(self) -> set[str]:
+        """All of them, as a set (built once)."""
+        if self._set is None:
+            self._set = {b.decode("utf-8") for b in self.listed.tolist()}
+        return self._set
+
+    def __iter__(self):
+        return iter(self.strings())
+
+    def __len__(self) -> int:
+        return len(self.listed)
+
+
+class SortedTable:
+    """{string: string} read in place: the keys as sorted UTF-8 bytes (`sorted_strings`) and their values in the
+    same order (`text_array`), arrays the index cache maps; `get` by binary search, and after `ASKED` lookups from
+    a dict of them all (a text asks about many words)."""
+
+    ASKED = 2_000
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray):
+        self.keys, self.values = keys, values
+        self._values = TextList(values)
+        self._numbers = np.arange(len(keys), dtype=np.int64)
+        self._dict: dict[str, str] | None = None
+        self._asked = 0
+
+    @classmethod
+    def of(cls, mapping: dict[str, str]) -> "SortedTable":
+        keys, order = sorted_strings(list(mapping))
+        values = list(mapping.values())
+        return cls(keys, text_array([values[i] for i in order.tolist()]))
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        if self._dict is None:
+            self._asked += 1
+            if self._asked <= self.ASKED:
+                row = int(find_strings(self.keys, self._numbers, [key])[0])
+                return self._values[row] if row >= 0 else default
+            self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
+        return self._dict.get(key, default)
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
 @lru_cache(maxsize=1)

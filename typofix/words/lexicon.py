@@ -9,12 +9,14 @@ import hashlib
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from typofix.files.packagedata import packaged
-from typofix.words.indexcache import cached, strings, text_array
+from typofix.words.casing import case_forms
+from typofix.words.indexcache import SortedStrings, SortedTable, TextList, cached, find_strings, sorted_strings, strings, text_array
 from typofix.words.morphology import Morphology
 
 
@@ -72,24 +74,26 @@ class AcceptedWords:
     UPPER case, a listed acronym of 4+ letters in lower case too; the user's words (`add`) in any case."""
 
     def __init__(self, words=()):
-        self._exact: set[str] = set()  # as listed
+        # As listed: the dictionary's words (read in place from the index cache, `DictionaryIndex`) and the terms
+        # accepted as written only (`_exact`).
+        self._listed: SortedStrings | frozenset = frozenset()
+        self._exact: set[str] = set()
         # An all-caps token is accepted where a listed word upper-cased is it. For a word in lower, Title or
-        # UPPER case that is a lookup of the token's own forms in `_exact`; only the rest are kept upper-cased
-        # here (mixed case: McDonald, GitHub; the terms accepted as written): a set of every listed word
-        # upper-cased was 9 MB and a tenth of a second of every start.
+        # UPPER case that is a lookup of the token's own forms in the listed words; only the rest are kept
+        # upper-cased here (mixed case: McDonald, GitHub; the terms accepted as written): a set of every listed
+        # word upper-cased was 9 MB and a tenth of a second of every start.
         self._upper: set[str] = set()
         self._any_case: set[str] = set()  # lowercase forms of words accepted in any case (the user's)
         # Acronyms of four or more letters written in lower case (html, ascii, unix): people do, and no common
         # word is that close to one. Shorter ones are not (dat, sam, mit are typos of that, same, might).
-        self._acronyms: set[str] = set()
+        self._acronyms: set[str] | frozenset = frozenset()
         self._as_written: set[str] = set()  # words accepted in any case, as their lists write them
         # For `typofix.words.casing`'s repairs of lowercase tokens: the dictionary's words written with a capital
-        # (Monday, Paris, NASA), and the names, as written.
-        # Both read on first use (most runs never repair a word's case): `_text`, the dictionary's lines, and
-        # `_names_path`, the names' file.
-        self._capitalised: list[str] | None = []
-        self._names: list[str] | None = []
-        self._text = ""
+        # (Monday, Paris, NASA), and the names, as written; both read in place from the index cache, the names on
+        # first use.
+        self._capitalised: Sequence[str] = []
+        self._case_forms = None  # `typofix.words.casing.case_forms` of them, made ahead (the index cache's)
+        self._names: Sequence[str] | None = []
         self._names_path: Path | None = None
         self.user: list[str] = []  # the user's own words, as written (the preferred answer one edit away)
         self.morphology: Morphology | None = None  # words derived from listed ones (see `derive_with`)
@@ -103,22 +107,20 @@ class AcceptedWords:
         words accepted in any case (the user's)."""
         path = Path(path) if path is not None else bundled_accepted_path()
         try:
-            data = gzip.decompress(path.read_bytes())
+            packed = path.read_bytes()
         except FileNotFoundError:
             raise LexiconError(f"accepted-word list not found: {path}") from None
-        except (OSError, EOFError, zlib.error) as err:  # gzip.BadGzipFile is an OSError
+        except OSError as err:
             raise LexiconError(f"cannot read accepted-word list {path}: {err}") from None
-        # Checked whole, in C (deleting the allowed bytes leaves nothing): a regex or a loop over the lines
-        # would cost more than the rest of the load.
-        if (data.translate(None, _LETTERS_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
-                or b"\n\n" in data):
-            raise LexiconError(f"{path}: expected a-z / A-Z words, one a line")
+        # What the dictionary's lines give (its words sorted, the regexes' findings) is kept in the index cache:
+        # reading and sorting them took a fifth of a second of every start.
+        index = cached("accepted", hashlib.sha256(packed).hexdigest(), lambda: DictionaryIndex.read(path, packed),
+                       DictionaryIndex.from_arrays)
         accepted = cls()
-        text = data[:-1].decode("ascii")
-        accepted._exact = set(text.split("\n"))
-        accepted._upper = {w.upper() for w in _MIXED_LINE.findall(text) if _upper_only(w)}
-        accepted._acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
-        accepted._text, accepted._capitalised = text, None
+        accepted._listed = index.listed
+        accepted._upper = set(index.upper)
+        accepted._acronyms = index.acronyms
+        accepted._capitalised, accepted._case_forms = index.capitalised, index.case_forms
         # Names are not accepted here: where a capital makes a word a name depends on the sentence (the text
         # pipeline's rule); `typofix.words.casing` offers them for the same letters typed in lower case.
         accepted._names_path, accepted._names = Path(names) if names is not None else bundled_names_path(), None
@@ -142,44 +144,123 @@ class AcceptedWords:
         self._any_case.update(word.lower() for word in words)
         self._as_written.update(words)
 
+    def _is_listed(self, word: str) -> bool:
+        """Whether the dictionary or a term accepted as written writes `word` exactly so."""
+        return word in self._exact or word in self._listed
+
     def listed_as(self, word: str) -> bool:
         """Whether the dictionary, a term typed in any case or the user writes `word` exactly so: `dir` is a
         term written so, `debian` only an accepted form of Debian."""
-        return word in self._exact or word in self._as_written
+        return self._is_listed(word) or word in self._as_written
 
     @property
-    def capitalised(self) -> list[str]:
+    def capitalised(self) -> Sequence[str]:
         """The dictionary's words written with capitals only (Monday, Paris, NASA; `In`, indium, is no form of
         the word `in`), for `typofix.words.casing`'s repairs of lowercase tokens."""
-        if self._capitalised is None:
-            self._capitalised = [w for w in _CAPITALISED_LINE.findall(self._text) if w.lower() not in self._exact]
+        if not isinstance(self._capitalised, list):
+            self._capitalised = list(self._capitalised)
         return self._capitalised
 
     @property
-    def names(self) -> list[str]:
-        """People's and companies' names (any script), as written, for the same repairs."""
+    def case_forms(self):
+        """The forms `typofix.words.casing` repairs a lowercase token to (`case_forms` of `capitalised`: a dict,
+        or the index cache's table, read in place)."""
+        if self._case_forms is None:
+            self._case_forms = case_forms(self.capitalised)
+        return self._case_forms
+
+    @property
+    def names(self) -> Sequence[str]:
+        """People's and companies' names (any script), as written, sorted by their lower case, for the same
+        repairs; from the index cache, read in place (a repair looks up a few)."""
         if self._names is None:
-            self._names = read_word_list(self._names_path)
+            try:
+                digest = hashlib.sha256(self._names_path.read_bytes()).hexdigest()
+            except OSError:  # missing or unreadable: read_word_list says so in one line
+                self._names = read_word_list(self._names_path)
+            else:
+                lines = cached("names", digest, lambda: WordLines.read(self._names_path), WordLines.from_arrays)
+                self._names = TextList(lines.text)
         return self._names
 
     def derive_with(self, count) -> None:
         """Accept words derived from listed lowercase ones by productive affixes (`typofix.words.morphology`),
         `count(word)` telling how common a word is (the generation list's counts)."""
-        self.morphology = Morphology(self._exact.__contains__, lambda word: count(word) >= FREQUENT_COUNT)
+        self.morphology = Morphology(self._is_listed, lambda word: count(word) >= FREQUENT_COUNT)
 
     def __contains__(self, word: str) -> bool:
-        if word in self._exact or word.lower() in self._any_case or word in self._acronyms:
+        if self._is_listed(word) or word.lower() in self._any_case or word in self._acronyms:
             return True
         title = word[:1].isupper() and word[1:].islower()
-        if title and word.lower() in self._exact:  # Title case: a listed lowercase word at a sentence start
+        if title and self._is_listed(word.lower()):  # Title case: a listed lowercase word at a sentence start
             return True
-        if word.isupper() and (word in self._upper or any(form in self._exact and form.upper() == word
+        if word.isupper() and (word in self._upper or any(self._is_listed(form) and form.upper() == word
                                                           for form in (word.lower(), word.capitalize(), word))):
             return True
         return self.morphology is not None and (word.islower() or title) and self.morphology.derived(word.lower())
 
     def __len__(self) -> int:
-        return len(self._exact | self._any_case)
+        return len(self._exact | set(self._listed) | self._any_case)
+
+
+class DictionaryIndex:
+    """What `AcceptedWords` reads from the acceptance dictionary's lines, as arrays for the index cache: the
+    words (sorted, looked up in place: `SortedStrings`), the mixed-case ones upper-cased (`_upper`), the acronyms
+    of four or more letters lower-cased and the words written with capitals only (`capitalised`)."""
+
+    def __init__(self, listed: SortedStrings, upper: list[str], acronyms: SortedStrings, capitalised: Sequence[str],
+                 case_forms: SortedTable):
+        self.listed, self.upper, self.acronyms, self.capitalised = listed, upper, acronyms, capitalised
+        self.case_forms = case_forms
+
+    @classmethod
+    def read(cls, path: Path, packed: bytes) -> "DictionaryIndex":
+        """The index of the gzip dictionary file at `path` whose bytes are `packed` (LexiconError if malformed)."""
+        try:
+            data = gzip.decompress(packed)
+        except (OSError, EOFError, zlib.error) as err:  # gzip.BadGzipFile is an OSError
+            raise LexiconError(f"cannot read accepted-word list {path}: {err}") from None
+        # Checked whole, in C (deleting the allowed bytes leaves nothing): a regex or a loop over the lines
+        # would cost more than the rest of the load.
+        if (data.translate(None, _LETTERS_NEWLINE) or not data.endswith(b"\n") or data.startswith(b"\n")
+                or b"\n\n" in data):
+            raise LexiconError(f"{path}: expected a-z / A-Z words, one a line")
+        text = data[:-1].decode("ascii")
+        words = text.split("\n")
+        exact = set(words)
+        upper = sorted({w.upper() for w in _MIXED_LINE.findall(text) if _upper_only(w)})
+        acronyms = {w.lower() for w in _ACRONYM_LINE.findall(text)}  # in C, not a test per word
+        capitalised = [w for w in _CAPITALISED_LINE.findall(text) if w.lower() not in exact]
+        return cls(SortedStrings.of(words), upper, SortedStrings.of(acronyms), capitalised,
+                   SortedTable.of(case_forms(capitalised)))
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "DictionaryIndex":
+        return cls(SortedStrings(arrays["listed"]), strings(arrays["upper"]), SortedStrings(arrays["acronyms"]),
+                   TextList(arrays["capitalised"]), SortedTable(arrays["case_keys"], arrays["case_forms"]))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"listed": self.listed.listed, "upper": text_array(self.upper), "acronyms": self.acronyms.listed,
+                "capitalised": text_array(list(self.capitalised)), "case_keys": self.case_forms.keys,
+                "case_forms": self.case_forms.values}
+
+
+class WordLines:
+    """A word list's lines (`read_word_list`) as one array for the index cache, read in place (`TextList`)."""
+
+    def __init__(self, text: np.ndarray):
+        self.text = text
+
+    @classmethod
+    def read(cls, path: Path) -> "WordLines":
+        return cls(text_array(read_word_list(path)))
+
+    @classmethod
+    def from_arrays(cls, arrays) -> "WordLines":
+        return cls(arrays["lines"])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"lines": self.text}
 
 
 def _upper_only(word: str) -> bool:
@@ -322,6 +403,14 @@ class PrefixTrie:
 _WELL_FORMED = re.compile(r"(?:[^\s]+\t[0-9]+\n)*(?:[^\s]+\t[0-9]+)?")
 
 
+def _decoded(path: Path, data: bytes) -> str:
+    """A word list's bytes as text (LexiconError, one line, where they are not UTF-8)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise LexiconError(f"cannot read word list {path}: {err}") from None
+
+
 def _parsed_counts(path: Path, text: str, min_count: int) -> dict[str, int]:
     counts = _well_formed_counts(text)
     if counts is None:
@@ -359,12 +448,21 @@ _KEY_BASE = 0x110000  # one more than the largest code point: (node, char) -> no
 
 
 class Lexicon:
-    """Known words with corpus counts; `log_prior` is the smoothed unigram log-probability."""
+    """Known words with corpus counts; `log_prior` is the smoothed unigram log-probability.
+
+    Read from the index cache, the words and counts stay arrays there, looked up in place (`find_strings`),
+    until `ASKED` lookups or a caller that wants them all (`counts`) make the dict: building it took a tenth of a
+    second and 10 MB of every start, and correcting a word asks for a handful."""
+
+    ASKED = 2_000
 
     def __init__(self, counts: dict[str, int]):
         if not counts:
             raise LexiconError("the word list is empty")
-        self.counts = counts
+        self._counts: dict[str, int] | None = counts
+        self._arrays: dict[str, np.ndarray] | None = None  # words, counts and their lookup, when read from a cache
+        self._asked = 0
+        self._size = len(counts)
         self.total = sum(counts.values())
         self._trie: PrefixTrie | None = None
         self._digest: str | None = None  # of what the counts were made from (see `digest`)
@@ -375,31 +473,66 @@ class Lexicon:
         path = Path(path) if path is not None else bundled_words_path()
         try:
             data = path.read_bytes()
-            text = data.decode("utf-8")
         except FileNotFoundError:
             raise LexiconError(f"word list not found: {path}") from None
-        except (OSError, UnicodeDecodeError) as err:
+        except OSError as err:
             raise LexiconError(f"cannot read word list {path}: {err}") from None
         digest = hashlib.sha256(data + f"\nmin_count={min_count}".encode()).hexdigest()
-        lexicon = cached("words", digest, lambda: cls(_parsed_counts(path, text, min_count)), cls.from_arrays)
+        lexicon = cached("words", digest, lambda: cls(_parsed_counts(path, _decoded(path, data), min_count)),
+                         cls.from_arrays)
         lexicon._digest = digest
         return lexicon
 
     @classmethod
     def from_arrays(cls, arrays) -> "Lexicon":
         """The lexicon whose `arrays()` these are (for `typofix.words.indexcache`: faster than parsing the list)."""
-        return cls(dict(zip(strings(arrays["words"]), arrays["counts"].tolist())))
+        counts = arrays["counts"]
+        if not len(counts) or not (len(arrays["sorted"]) == len(arrays["sorted_rows"]) == len(counts)):
+            raise ValueError("word list arrays do not agree")
+        lexicon = cls.__new__(cls)
+        lexicon._counts, lexicon._arrays, lexicon._asked, lexicon._size = None, arrays, 0, len(counts)
+        # The words read in place, decoded once for every caller (the dict's keys are the same strings).
+        lexicon._words = TextList(arrays["words"])
+        lexicon.total = int(counts.sum())
+        lexicon._trie = lexicon._digest = None
+        return lexicon
 
     def arrays(self) -> dict[str, np.ndarray]:
-        return {"words": text_array(list(self.counts)),
-                "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(self.counts))}
+        words = list(self.counts)
+        listed, rows = sorted_strings(words)
+        return {"words": text_array(words), "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(words)),
+                "sorted": listed, "sorted_rows": rows}
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """{word: count}, in the list's order (made from the arrays on first use where they came from a cache)."""
+        if self._counts is None:
+            self._counts = dict(zip(self._words.strings(), self._arrays["counts"].tolist()))
+        return self._counts
+
+    def in_order(self) -> tuple[Sequence[str], np.ndarray]:
+        """The words in the list's order and their counts (N,), without making the dict of them (read from a
+        cache, the words are read in place: `TextList`)."""
+        if self._counts is None:
+            return self._words, np.asarray(self._arrays["counts"])
+        return list(self._counts), np.fromiter(self._counts.values(), dtype=np.int64, count=len(self._counts))
+
+    def _row(self, word: str) -> int | None:
+        """Before the dict is made: the row of `word` in the arrays (-1 where it is not listed); None once `ASKED`
+        lookups have made the dict (ask it)."""
+        self._asked += 1
+        if self._asked > self.ASKED:
+            self.counts  # made now: every later lookup goes to it
+            return None
+        return int(find_strings(self._arrays["sorted"], self._arrays["sorted_rows"], [word])[0])
 
     def add_words(self, words, count: int) -> None:
         """List `words` not yet listed with `count` (the user's words, so that they can be corrections)."""
-        added = [word for word in dict.fromkeys(words) if word not in self.counts]
-        self.counts.update(dict.fromkeys(added, count))
-        self.total += count * len(added)
+        added = [word for word in dict.fromkeys(words) if word not in self]
         if added:
+            self.counts.update(dict.fromkeys(added, count))
+            self._size += len(added)
+            self.total += count * len(added)
             self._trie = None
             self._digest = hashlib.sha256("\n".join([self.digest, str(count), *added]).encode()).hexdigest()
 
@@ -412,17 +545,27 @@ class Lexicon:
         return self._digest
 
     def __contains__(self, word: str) -> bool:
-        return word in self.counts
+        if self._counts is None:
+            row = self._row(word)
+            if row is not None:
+                return row >= 0
+        return word in self._counts
 
     def __len__(self) -> int:
-        return len(self.counts)
+        return self._size
 
     def count(self, word: str) -> int:
-        return self.counts.get(word, 0)
+        if self._counts is None:
+            row = self._row(word)
+            if row is not None:
+                return int(self._arrays["counts"][row]) if row >= 0 else 0
+        return self._counts.get(word, 0)
 
     def log_prior(self, word: str) -> float:
         """log P(word) with add-one smoothing, so unknown words get a finite, low score."""
-        return math.log((self.counts.get(word, 0) + 1) / (self.total + len(self.counts)))
+        counts = self._counts  # (the dict's lookup inline: ranking asks this of every candidate)
+        count = counts.get(word, 0) if counts is not None else self.count(word)
+        return math.log((count + 1) / (self.total + self._size))
 
     @property
     def trie(self) -> PrefixTrie:

@@ -10,11 +10,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 
 import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
+
+from typofix.words.indexcache import TextList
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
 _BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
@@ -65,7 +68,7 @@ class DeletionIndex:
     """The most frequent words of a word list within two edits of a typo, from hashed deletions (see the
     module docstring). `words` must be ordered most frequent first: that order is the ranking."""
 
-    def __init__(self, words: list[str], max_edits: int = 2):
+    def __init__(self, words: Sequence[str], max_edits: int = 2):
         hashes, rows = deletion_hashes(words, max_edits)
         # One sort of plain integers instead of an argsort (twice as fast, and building is start-up time): the
         # word's row goes in the low bits of its hash. The hash keeps 64 - bits bits, so two strings may share
@@ -76,7 +79,7 @@ class DeletionIndex:
         self._set(words, max_edits, packed >> bits, rows)
 
     @classmethod
-    def from_arrays(cls, words: list[str], arrays) -> "DeletionIndex":
+    def from_arrays(cls, words: Sequence[str], arrays) -> "DeletionIndex":
         """The index whose `arrays()` these are, for the same `words`, without hashing a deletion."""
         index = cls.__new__(cls)
         index._set(words, int(arrays["max_edits"][0]), arrays["hashes"], arrays["rows"])
@@ -86,7 +89,7 @@ class DeletionIndex:
         """The index as named numpy arrays (for `typofix.words.indexcache`)."""
         return {"hashes": self._hashes, "rows": self._rows, "max_edits": np.array([self.max_edits])}
 
-    def _set(self, words: list[str], max_edits: int, hashes: np.ndarray, rows: np.ndarray) -> None:
+    def _set(self, words: Sequence[str], max_edits: int, hashes: np.ndarray, rows: np.ndarray) -> None:
         # hashes: every deletion's hash without its low `_bits` bits, sorted; rows: the word each belongs to
         self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
         self._bits = np.uint64(_row_bits(words))
@@ -94,6 +97,8 @@ class DeletionIndex:
     @cached_property
     def lengths(self) -> np.ndarray:
         """(N,) each word's length, worked out on the first search (not at loading)."""
+        if isinstance(self.words, TextList):  # read in place: its words are not decoded for this
+            return self.words.lengths()
         return np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
@@ -170,7 +175,8 @@ class DeletionIndex:
             chosen = np.flatnonzero((rank >= low) & (rank < high) & ~full[owner])
             if not len(chosen):
                 return
-            words = self.word_objects[rows[chosen]].tolist()
+            words = (self.words.take(rows[chosen]) if isinstance(self.words, TextList)  # (a few, for one word)
+                     else self.word_objects[rows[chosen]].tolist())
             whose = owner[chosen]
             asked = asked_by[whose].tolist()
             close = cpdist(asked, words, scorer=OSA.distance, score_cutoff=max_edits, dtype=np.int32) <= max_edits

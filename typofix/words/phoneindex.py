@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from typofix.words.indexcache import TextList, strings, text_array
+from typofix.words.indexcache import TextList, find_strings, sorted_strings, strings, text_array
 from typofix.words.neighbours import DeletionIndex, expand_spans
 from typofix.words.phones import phone_distances
 
@@ -72,7 +72,7 @@ class PhoneIndex:
 
     def key_numbers(self, keys: list[str]) -> np.ndarray:
         """(N,) each key's number, -1 for a key no word has."""
-        return _find(self._lookup["key_sorted"], self._lookup["key_sorted_number"], keys)
+        return find_strings(self._lookup["key_sorted"], self._lookup["key_sorted_number"], keys)
 
     def rows_of(self, key: str) -> list[int]:
         """The rows of the words said as `key`, most frequent first ([] for a key no word has)."""
@@ -85,7 +85,7 @@ class PhoneIndex:
 
     def said_many(self, words: list[str]) -> list[tuple[str, ...]]:
         """`said` of every word, by one binary search for all of them."""
-        rows = _find(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words).tolist()
+        rows = find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words).tolist()
         ends, row_keys = self._lookup["row_key_ends"], self._lookup["row_keys"]
         found = []
         for row in rows:
@@ -148,30 +148,10 @@ def _lookup_arrays(words: list[str], keys: list[str], key_rows: np.ndarray, key_
     """The arrays `said_many` and `key_numbers` search: keys and words sorted (UTF-8 bytes, which sort as the
     strings do) with their numbers, and each word's keys (`row_keys[row_key_ends[row - 1]:row_key_ends[row]]`,
     in key order)."""
-    key_sorted, key_number = _sorted_strings(keys)
-    word_sorted, word_row = _sorted_strings(words)
+    key_sorted, key_number = sorted_strings(keys)
+    word_sorted, word_row = sorted_strings(words)
     owners = np.repeat(np.arange(len(keys), dtype=np.int64), np.diff(np.concatenate([[0], key_ends])))
     by_row = np.argsort(key_rows, kind="stable")  # entries grouped by word, keys in index order
     ends = np.cumsum(np.bincount(key_rows, minlength=len(words))).astype(np.int64) if len(words) else key_ends[:0]
     return {"key_sorted": key_sorted, "key_sorted_number": key_number, "word_sorted": word_sorted,
             "word_sorted_row": word_row, "row_keys": owners[by_row], "row_key_ends": ends}
-
-
-def _sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(the strings as UTF-8 bytes, sorted; the index of each in `items`)."""
-    encoded = np.array([s.encode("utf-8") for s in items], dtype=bytes) if items else np.zeros(0, dtype="S1")
-    order = np.argsort(encoded, kind="stable")
-    return encoded[order], order.astype(np.int64)
-
-
-def _find(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> np.ndarray:
-    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes), -1 where it is not there."""
-    if not wanted or not len(listed):
-        return np.full(len(wanted), -1, dtype=np.int64)
-    encoded = [s.encode("utf-8") for s in wanted]
-    # Of the listed strings' own width, or searchsorted would convert all of them on every call; that cuts a
-    # string longer than the longest listed one, which is then not there.
-    keys = np.array(encoded, dtype=listed.dtype)
-    at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
-    fits = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) <= listed.dtype.itemsize
-    return np.where((listed[at] == keys) & fits, numbers[at], -1)
