@@ -35,12 +35,12 @@ _RE_FUNCTIONS = ("compile", "match", "fullmatch", "search", "sub", "subn", "spli
 _RE_CALL = re.compile(r"\bre\s*\.\s*(?:%s)\s*\(\s*\Z" % "|".join(_RE_FUNCTIONS))  # ends a run of code
 
 _STRING_PREFIX = r"(?:[bB][rR]?|[rR][bBfF]?|[fF][rR]?|[uU])?"  # 3.11's: b, r, u, f, br, rb, fr, rf, any case
-# Python source in pieces, each a run of code, a line break (with any blank lines after it and the next line's
-# indentation), a string
+# Python source in pieces, each a run of code, a line break (with the blank lines after it, which change nothing,
+# the next line's indentation and the run of code that opens it: one piece a line of plain code), a string
 # literal (its prefix ends the run of code before it), a comment or a backslash continuing a line.
 _PIECE = re.compile(
     r"(?P<code>[^'\"#\\\r\n]+)"
-    r"|(?P<newline>\r?\n(?:[ \t\f]*\r?\n)*)(?P<indent>[ \t\f]*)"  # (blank lines with it: they change nothing)
+    r"|(?P<newline>\r?\n(?:[ \t\f]*\r?\n)*)(?P<indent>[ \t\f]*)(?P<opening>[^'\"#\\\r\n]*)"
     r"|(?P<string>"
     r"""'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""
     r'''|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*""")'''
@@ -138,8 +138,20 @@ def lex(text: str) -> Lexed:
             continued = True
             continue
         continued = False  # (whatever follows on the next line, white space even, ends it)
-        if kind == "code":
+        if kind == "opening":  # (the last group of a line break)
+            if not depth:
+                if candidate:
+                    _decide(strings, candidate, True)
+                    candidate = []
+                statement_start = True
+                indent_at, indent_end = match.span("indent")
+                if indent_end - indent_at != indents[-1]:  # (most lines keep the indentation)
+                    _indentation(text, indent_at, indent_end, indents)
+            kind = "code"
+            start, end = match.span("opening")
+        elif kind == "code":
             start, end = match.span()
+        if kind == "code":
             if end < size and text[end] in "'\"" and text[end - 1] in _PREFIX_END:
                 at = _last_name(text, start, end)
                 if at is not None and _IS_PREFIX.fullmatch(text, at, end):  # the prefix of the string that follows
@@ -168,16 +180,6 @@ def lex(text: str) -> Lexed:
                         break
             else:
                 depth += _depth_change(run)
-            continue
-        if kind == "indent":  # (the last group of a line break)
-            if depth:
-                continue
-            if candidate:
-                _decide(strings, candidate, True)
-                candidate = []
-            statement_start = True
-            if match.end() - match.start("indent") != indents[-1]:  # (most lines keep the indentation)
-                _indentation(text, match.start("indent"), match.end(), indents)
             continue
         if kind == "string" or kind == "single":
             if kind == "single" and "\n" in match.group():
