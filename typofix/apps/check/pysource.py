@@ -21,6 +21,7 @@ import re
 import sys
 import tokenize
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from typofix.apps.check.languages import PYTHON
@@ -234,7 +235,7 @@ def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[list[tuple[int, st
             end = stop
     parts.append(text[end:])
     found = [(m.start(), m[1]) for m in _NAME.finditer("".join(parts)) if m.lastindex]
-    keywords = {name.lower() for name in {name for _, name in found} & _KEYWORDS}
+    keywords = {name.lower() for name in _KEYWORDS.intersection(map(itemgetter(1), found))}
     return [pair for pair in found if pair[1] not in _KEYWORDS], keywords
 
 
