@@ -372,7 +372,8 @@ class TextPipeline:
 
     def _search(self, words: set[str]) -> None:
         """Search the lowercase `words` not yet remembered, in shared batches, and remember them."""
-        new = sorted(words - self._candidates.keys())
+        # (each word looked up: `words - keys()` reads every remembered word, a whole run's, at every call)
+        new = sorted(w for w in words if w not in self._candidates)
         if not new:
             return
         if self._make_room(len(new)):

@@ -43,8 +43,12 @@ _SPECIAL = r"""(?P<special>
     | _{0,8}[^\W_]+(?:_+[^\W_]+)+_*                           # snake_case, MAX_LEN, _GNU_SOURCE
     | __[^\W_]\w*__                                           # __init__
 )"""
-_TOKEN = re.compile("|".join([_URL, _EMAIL, _WORD]), re.VERBOSE | re.IGNORECASE)
-_TOKEN_SPECIAL = re.compile("|".join([_URL, _EMAIL, _SPECIAL, _WORD]), re.VERBOSE | re.IGNORECASE)
+# Every token starts with a word character or one of these marks: the look-ahead turns every other place (white
+# space, most punctuation) away at once, where each alternative would be tried in turn.
+_TOKEN_START = r"(?=[\w.+\-`#@~/])"
+_TOKEN = re.compile(_TOKEN_START + "(?:%s)" % "|".join([_URL, _EMAIL, _WORD]), re.VERBOSE | re.IGNORECASE)
+_TOKEN_SPECIAL = re.compile(_TOKEN_START + "(?:%s)" % "|".join([_URL, _EMAIL, _SPECIAL, _WORD]),
+                            re.VERBOSE | re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 # Clitics split off a stem: "doesn't" is "does" + "n't". The contractions whose stem is no word stay whole.
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|re|ve|ll|d|m))$", re.IGNORECASE)
@@ -67,25 +71,29 @@ class Piece(NamedTuple):
 def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = True) -> list[Piece]:
     """The text as pieces, in order; `"".join(p.text for p in pieces) == text` always holds. `leave_special`
     copies acronyms, numerals, initials, code, tags and words touching undecodable bytes (see the module
-    docstring); False hands them to the model like any other word."""
+    docstring); False hands them to the model like any other word. Copied text comes whole between two
+    words: word / copied / word ..."""
     pieces: list[Piece] = []
-    end = 0
+    copied = 0  # where the copied text not yet in a piece starts (it goes on up to the next word)
     bad_bytes = leave_special and _SURROGATES.search(text) is not None  # one scan, not two matches a word
     for match in (_TOKEN_SPECIAL if leave_special else _TOKEN).finditer(text):
-        if match.start() > end:
-            pieces.append(Piece(text[end:match.start()], False))
         token = match.group()
         if match.lastgroup != "word" or len(token) > max_len:
-            pieces.append(Piece(token, False))
-        elif leave_special and ((bad_bytes and _touches_bad_byte(text, match.start(), match.end()))
-                                or (_INITIAL.fullmatch(token) and text.startswith(".", match.end()))):
-            pieces.append(Piece(token, False))
-        else:
-            pieces.extend(_word_pieces(token, max_len, leave_special))
-        end = match.end()
-    if end < len(text):
-        pieces.append(Piece(text[end:], False))
-    return _merge_literals(pieces)
+            continue
+        at, end = match.span()
+        if leave_special and ((bad_bytes and _touches_bad_byte(text, at, end))
+                              or (text.startswith(".", end) and _INITIAL.fullmatch(token))):
+            continue
+        for piece in _word_pieces(token, max_len, leave_special):
+            if piece.word:
+                if at > copied:
+                    pieces.append(Piece(text[copied:at], False))
+                pieces.append(piece)
+                copied = at + len(piece.text)
+            at += len(piece.text)
+    if copied < len(text):
+        pieces.append(Piece(text[copied:], False))
+    return pieces
 
 
 def neighbours(pieces: list[Piece], i: int) -> tuple[str | None, str | None]:
@@ -174,23 +182,6 @@ def _is_acronym_or_numeral(word: str) -> bool:
 def _known_shape(word: str) -> bool:
     """A part that is left alone without spoiling its compound: a single ASCII letter (the "e" of e-mail)."""
     return len(word) == 1 and bool(_ASCII_WORD.fullmatch(word))
-
-
-def _merge_literals(pieces: list[Piece]) -> list[Piece]:
-    """Adjacent copied pieces joined into one, so callers see word / literal / word ..."""
-    merged: list[Piece] = []
-    run: list[str] = []  # copied text waiting to be joined (joined once: repeated += would be quadratic)
-    for piece in pieces:
-        if not piece.word:
-            run.append(piece.text)
-            continue
-        if run:
-            merged.append(Piece("".join(run), False))
-            run = []
-        merged.append(piece)
-    if run and "".join(run):
-        merged.append(Piece("".join(run), False))
-    return merged
 
 
 def case_shape(word: str) -> str | None:

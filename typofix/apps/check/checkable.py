@@ -121,10 +121,20 @@ class Changing:
 
     def __init__(self, changes: Callable[[str], bool]):
         self.changes, self._seen = changes, {}
+        self._names: dict[str, tuple[str, ...]] = {}  # name or literal -> `in_name`'s answer (files repeat them)
 
     def words(self, runs: list[str]) -> tuple[str, ...]:
         found = [w for run in runs for w in self.of(run)]
         return tuple(dict.fromkeys(found)) if found else ()
+
+    def in_name(self, name: str) -> tuple[str, ...]:
+        """The words of a name or one-word literal, split as identifiers are, that the corrector would change."""
+        known = self._names.get(name)
+        if known is None:
+            if len(self._names) >= REMEMBERED:
+                self._names.clear()
+            known = self._names[name] = self.words([p for _, p in identifier_parts(name) if len(p) >= 2])
+        return known
 
     def of(self, run: str) -> tuple[str, ...]:
         """The words of one run that the corrector would change."""
@@ -171,7 +181,7 @@ def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing, 
     text starting at `offset` and `line` of its file)."""
     kept = []
     for at, text in names:
-        words = changing.words([p for _, p in identifier_parts(text) if len(p) >= 2])
+        words = changing.in_name(text)
         if words:
             number = bisect.bisect_right(starts, at) - 1
             kept.append(Part(offset + at, line + number + 1, at - starts[number] + 1, text, words))

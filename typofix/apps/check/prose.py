@@ -28,6 +28,9 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:[^\n]|\n(?![ \t]*\n))+?(?<!`)\1(?!`)
 # Code written bare: a call (`foo(bar)`, `dedent("x")`) and the abbreviation marks of command help (`h(elp)`,
 # `(f)irst`, `"a"(ppend)`, `[b]rowser`), whose letters are no words of their own.
 _CALL = re.compile(r"[\w.]*[\w\"']\([^()\s]*\)\w*|\(\w+\)\w+|\[\w{1,3}\]\w+|\b\w+\[\w+\](?!\()")
+# The runs of non-space characters holding a bracket: where a call or mark can be (neither holds white space).
+# `_CALL` is only tried inside them: tried at every letter of a text, it reads each word to its end again.
+_BRACKETED = re.compile(r"(?<!\S)[^\s(\[]*[(\[]\S*")
 # reST roles around a span (:func:`x`, `x`:func:), the marks a Markdown link or image points with, HTML tags
 # and autolinks, and reference definitions ([label]: url): names and addresses, not prose.
 _ROLE = re.compile(r":[A-Za-z][\w+.-]*(?::[\w+.-]+)*:(?=`)|(?<=`):[A-Za-z][\w+.-]*:")
@@ -56,7 +59,11 @@ def mask_code_spans(text: str) -> str:
         if ":" in text:  # roles first: they are found by the span beside them
             text = _ROLE.sub(_blank_match, text)
         text = _CODE_SPAN.sub(_blank_match, text)
-    return _CALL.sub(_blank_match, text) if "(" in text or "[" in text else text
+    return _BRACKETED.sub(_blank_calls, text) if "(" in text or "[" in text else text
+
+
+def _blank_calls(match: re.Match) -> str:
+    return _CALL.sub(_blank_match, match.group())
 
 
 def mask_markdown(text: str) -> str:

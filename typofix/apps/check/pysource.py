@@ -21,6 +21,7 @@ import re
 import sys
 import tokenize
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from typofix.apps.check.languages import PYTHON
@@ -35,11 +36,12 @@ _RE_FUNCTIONS = ("compile", "match", "fullmatch", "search", "sub", "subn", "spli
 _RE_CALL = re.compile(r"\bre\s*\.\s*(?:%s)\s*\(\s*\Z" % "|".join(_RE_FUNCTIONS))  # ends a run of code
 
 _STRING_PREFIX = r"(?:[bB][rR]?|[rR][bBfF]?|[fF][rR]?|[uU])?"  # 3.11's: b, r, u, f, br, rb, fr, rf, any case
-# Python source in pieces, each a run of code, a line break (with the next line's indentation), a string
+# Python source in pieces, each a run of code, a line break (with the blank lines after it, which change nothing,
+# the next line's indentation and the run of code that opens it: one piece a line of plain code), a string
 # literal (its prefix ends the run of code before it), a comment or a backslash continuing a line.
 _PIECE = re.compile(
     r"(?P<code>[^'\"#\\\r\n]+)"
-    r"|(?P<newline>\r?\n)(?P<indent>[ \t\f]*)"
+    r"|(?P<newline>\r?\n(?:[ \t\f]*\r?\n)*)(?P<indent>[ \t\f]*)(?P<opening>[^'\"#\\\r\n]*)"
     r"|(?P<string>"
     r"""'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*'''"""
     r'''|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*""")'''
@@ -53,8 +55,10 @@ _PIECE = re.compile(
     # of it, through the end of that line (a quote that opens no string at all is skipped, as tokenize does)
     r"""|(?P<broken>'(?:[^\n'\\]|\\.)*(?:\\\r?\n(?:[^\n'\\]|\\.)*)+(?:\n|\Z)"""
     r'''|"(?:[^\n"\\]|\\.)*(?:\\\r?\n(?:[^\n"\\]|\\.)*)+(?:\n|\Z))''')
-# A name in code, or a number (whose letters are no name: 1e5, 0xff, 1_000)
-_NAME = re.compile(r"(?:%s)|([^\W\d]\w*)" % re.sub(r"\((?!\?)", "(?:", tokenize.Number))  # (group 1: a name)
+# A name in code, or a number (whose letters are no name: 1e5, 0xff, 1_000); group 1: a name. Both start with a
+# word character or a dot: the look-ahead turns every other place away before the number's many alternatives
+_NAME = re.compile(r"(?=[\w.])(?:([^\W\d]\w*)|%s)" % re.sub(r"\((?!\?)", "(?:", tokenize.Number))
+_PREFIX_END = frozenset("bBrRuUfF")  # the letters a string prefix ends with
 _IS_PREFIX = re.compile(_STRING_PREFIX)
 _HEADER = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?(?:def|class)(?!\w)")  # a def or class line starts
 _HEADER_END = re.compile(r"[()\[\]{}:]")
@@ -97,11 +101,10 @@ def lex(text: str) -> Lexed:
     joined by being written side by side, the first) that is a whole statement, the first of a module or of
     a `def` or `class` body. Statements are told apart as the tokenizer does: by line breaks outside
     brackets (not after a backslash) and by `;`."""
-    names: list[tuple[int, str]] = []
-    keywords: set[str] = set()
     comments: list[tuple[int, str]] = []
     strings: list[tuple[int, str, bool]] = []
     patterns: set[int] = set()
+    hidden: list[tuple[int, int]] = []  # spans of no code besides the strings and comments: no names there
     pattern_next = False  # the last run of code ended with `re.compile(`: a string now is a pattern
     depth = 0  # brackets open
     indents = [0]
@@ -126,6 +129,7 @@ def lex(text: str) -> Lexed:
             if dropped is None and kind == "unclosed":
                 raise Unreadable("a triple-quoted string is never closed")
             if dropped is not None:
+                hidden.append((match.start(), dropped))
                 position, prefix_at = dropped, -1
                 if not depth:  # the next line starts a statement
                     statement_start = True
@@ -135,29 +139,32 @@ def lex(text: str) -> Lexed:
             continued = True
             continue
         continued = False  # (whatever follows on the next line, white space even, ends it)
-        if kind == "code":
-            run = match.group()
-            if run.isspace():
-                continue
+        if kind == "opening":  # (the last group of a line break)
+            if not depth:
+                if candidate:
+                    _decide(strings, candidate, True)
+                    candidate = []
+                statement_start = True
+                indent_at, indent_end = match.span("indent")
+                if indent_end - indent_at != indents[-1]:  # (most lines keep the indentation)
+                    _indentation(text, indent_at, indent_end, indents)
+            kind = "code"
+            start, end = match.span("opening")
+        elif kind == "code":
             start, end = match.span()
-            found = [(m.start(), m[1]) for m in _NAME.finditer(text, start, end) if m.lastindex]
-            if found and end < size and text[end] in "'\"":
-                at, last = found[-1]
-                if at + len(last) == end and _IS_PREFIX.fullmatch(last):  # the prefix of the string that follows
+        if kind == "code":
+            if end < size and text[end] in "'\"" and text[end - 1] in _PREFIX_END:
+                at = _last_name(text, start, end)
+                if at is not None and _IS_PREFIX.fullmatch(text, at, end):  # the prefix of the string that follows
+                    hidden.append((at, end))
                     prefix_at = end = at
-                    run = text[start:at]
-                    found.pop()
-                    if run.isspace() or not run:
-                        continue
+            run = text[start:end]
+            if not run or run.isspace():
+                continue
             pattern_next = "(" in run and _RE_CALL.search(run) is not None
             if candidate:  # the statement goes on after its strings, or ends at `;`: a docstring or not
                 _decide(strings, candidate, not depth and run.lstrip()[0] == ";")
                 candidate = []
-            if found:
-                kept = [pair for pair in found if pair[1] not in _KEYWORDS]
-                names.extend(kept)
-                if len(kept) < len(found):
-                    keywords.update(name.lower() for _, name in found if name in _KEYWORDS)
             if statement_start and _HEADER.match(run):
                 header = True
             statement_start = expect_doc = False
@@ -174,15 +181,6 @@ def lex(text: str) -> Lexed:
                         break
             else:
                 depth += _depth_change(run)
-            continue
-        if kind == "indent":  # (the last group of a line break)
-            if depth:
-                continue
-            if candidate:
-                _decide(strings, candidate, True)
-                candidate = []
-            statement_start = True
-            _indentation(text, match.start("indent"), match.end(), indents)
             continue
         if kind == "string" or kind == "single":
             if kind == "single" and "\n" in match.group():
@@ -207,6 +205,7 @@ def lex(text: str) -> Lexed:
         if kind == "comment":
             comments.append((match.start(), match.group()))
         elif kind == "broken":
+            hidden.append(match.span())
             stale = True
             if match.end() == size and match.group().endswith(("\\\n", "\\\r\n")):
                 raise Unreadable("a string is continued past the end")
@@ -219,7 +218,33 @@ def lex(text: str) -> Lexed:
         _decide(strings, candidate, True)
     if depth or continued:
         raise Unreadable("a statement goes on past the end")
+    hidden.extend((at, at + len(comment)) for at, comment in comments)
+    hidden.extend((at, at + len(token)) for at, token, _ in strings)
+    names, keywords = _names(text, hidden)
     return Lexed(names, keywords, comments, strings, patterns)
+
+
+def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[list[tuple[int, str]], set[str]]:
+    """The names of the code of `text` (all but the `hidden` spans), keywords left out, and the keywords
+    (lowercase): one pass over the file's code, blanked elsewhere, instead of one a run of code."""
+    parts, end = [], 0
+    for start, stop in sorted(hidden):
+        if stop > end:
+            start = max(start, end)
+            parts += (text[end:start], " " * (stop - start))
+            end = stop
+    parts.append(text[end:])
+    found = [(m.start(), m[1]) for m in _NAME.finditer("".join(parts)) if m.lastindex]
+    keywords = {name.lower() for name in _KEYWORDS.intersection(map(itemgetter(1), found))}
+    return [pair for pair in found if pair[1] not in _KEYWORDS], keywords
+
+
+def _last_name(text: str, start: int, end: int) -> int | None:
+    """Where the name that ends the code text[start:end] starts; None where it ends otherwise."""
+    last = None
+    for last in _NAME.finditer(text, start, end):
+        pass
+    return last.start() if last is not None and last.lastindex and last.end() == end else None
 
 
 def _dropped(text: str, start: int, end: int | None) -> int | None:

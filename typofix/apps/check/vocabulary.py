@@ -29,6 +29,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from typofix.apps.check.lexed import lexer_words
 from typofix.apps.check.pysource import python_words
@@ -69,8 +70,8 @@ class WordUse:
             use.counts[word.lower()] += uses
         inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
         alone: set[str] = set()  # words that are a name of their own
-        for name, uses in Counter(name for _, name in scan.identifiers).items():
-            parts = identifier_words(name)
+        for name, uses in Counter(map(itemgetter(1), scan.identifiers)).items():
+            parts = _name_words(name)
             for part in parts:
                 use.counts[part] += uses
                 use.names[part] += uses
@@ -85,8 +86,8 @@ class WordUse:
                     alone.add(name.lower())
         use.only_in = {word: next(iter(keys)) for word, keys in inside.items()
                        if len(keys) == 1 and word not in alone}
-        for text, uses in Counter(text for _, text in scan.literals).items():
-            for part in identifier_words(text):
+        for text, uses in Counter(map(itemgetter(1), scan.literals)).items():
+            for part in _name_words(text):
                 use.counts[part] += uses
         use.language.update(scan.keywords)
         if scan.language.kind == "python":
@@ -94,6 +95,11 @@ class WordUse:
         elif scan.language.kind == "code" and scan.language.lexer:
             use.language.update(lexer_words(scan.language.lexer))
         return use
+
+
+@lru_cache(maxsize=1 << 16)  # the files of a project name the same things: each name split once a run
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(identifier_words(name))
 
 
 def written_words(text: str) -> Counter:
