@@ -50,7 +50,6 @@ import sys
 from pathlib import Path
 
 from typofix import __version__
-from typofix.apps.memory import return_freed_memory
 from typofix.files.exits import UsageError, run_command
 
 ASPELL_VERSION = "0.60.8"  # the Aspell whose `-a` answers these are (Debian 12's)
@@ -315,7 +314,6 @@ def run(options: Options, stdin, stdout) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """The `typofix-ispell` console script."""
-    return_freed_memory()
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="surrogateescape")

@@ -9,7 +9,6 @@ import sys
 
 from typofix import __version__
 from typofix.apps.cli import check, correct, evaluate, export, lsp, plots, pronounce, serve
-from typofix.apps.memory import return_freed_memory
 from typofix.files.exits import UsageError, run_command
 
 PROG = "typofix"
@@ -36,7 +35,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; returns the exit code."""
-    return_freed_memory()
     # Undecodable bytes (in arguments or text) travel through as they came instead of failing to print.
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
