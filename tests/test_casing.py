@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typofix.words.casing import APOSTROPHE, CASE, NAME, CasedForms, Repair, capital_pronouns, is_contraction
+from typofix.words.casing import (APOSTROPHE, CASE, NAME, CasedForms, Repair, capital_pronouns, case_forms,
+                                  is_contraction)
 
 
 def forms() -> CasedForms:
     listed = {"don't", "i'm", "you're", "isn't", "agency's", "it's", "o'clock"}
-    return CasedForms(capitalised=["Monday", "Paris", "English", "MIT", "AF", "NASA"], listed=listed.__contains__,
+    return CasedForms(case_forms(["Monday", "Paris", "English", "MIT", "AF", "NASA"]), listed=listed.__contains__,
                       names=sorted(["Siobhan", "Paris", "Abel"], key=str.lower))
 
 

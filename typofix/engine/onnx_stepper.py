@@ -83,7 +83,8 @@ class Graphs:
 
     def arrays(self) -> dict[str, np.ndarray]:
         return {"meta": np.frombuffer(json.dumps(self.meta).encode(), dtype=np.uint8),
-                "encoder": np.frombuffer(self.encoder, dtype=np.uint8), "step": np.frombuffer(self.step, dtype=np.uint8)}
+                "encoder": np.frombuffer(self.encoder, dtype=np.uint8),
+                "step": np.frombuffer(self.step, dtype=np.uint8)}
 
 
 def read_embeddings(path: Path) -> tuple[dict, np.ndarray | None]:

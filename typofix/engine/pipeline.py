@@ -191,8 +191,7 @@ class TextPipeline:
         """The repairs' forms (`typofix.words.casing`), built on first use from the acceptance dictionary's
         capitalised words, the word list's contractions and the names."""
         if self._cased is None and self.accepted is not None and self.lexicon is not None:
-            self._cased = CasedForms.with_forms(self.accepted.case_forms, self.lexicon.__contains__,
-                                                self.accepted.names)
+            self._cased = CasedForms(self.accepted.case_forms, self.lexicon.__contains__, self.accepted.names)
         return self._cased
 
     def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False

@@ -54,22 +54,15 @@ def is_contraction(word: str) -> bool:
 class CasedForms:
     """Lowercase letters -> the written form a token with those letters should become, by kind.
 
-    `capitalised`: the acceptance dictionary's words written with capitals only; `listed(word)`: whether the
-    generation list has a word (its contractions: don't, i'm); `names`: names (any script), sorted by their
-    lower case. Built in a few milliseconds: contractions and names are looked up per token, never indexed."""
+    `forms`: `case_forms` of the acceptance dictionary's words written with capitals only (a dict, or the table
+    the index cache keeps made ahead, `typofix.words.indexcache.SortedTable`: anything with `get`);
+    `listed(word)`: whether the generation list has a word (its contractions: don't, i'm); `names`: names (any
+    script), sorted by their lower case. Contractions and names are looked up per token, never indexed."""
 
-    def __init__(self, capitalised: Iterable[str], listed: Callable[[str], bool], names: Sequence[str]):
+    def __init__(self, forms, listed: Callable[[str], bool], names: Sequence[str]):
         self.listed = listed
-        self._case = case_forms(capitalised)  # anything with `get` (the index cache keeps one made ahead)
+        self._case = forms
         self._names = names  # sorted by lower case (data/build_names_terms.py): found by bisection
-
-    @classmethod
-    def with_forms(cls, forms, listed: Callable[[str], bool], names: Sequence[str]) -> "CasedForms":
-        """The repairs of `forms`, the `case_forms` of the capitalised words made ahead (a dict, or what the index
-        cache keeps, `typofix.words.indexcache.SortedTable`: anything with `get`)."""
-        cased = cls((), listed, names)
-        cased._case = forms
-        return cased
 
     def repair(self, token: str) -> Repair | None:
         """The repair of a token typed in lower case (or with a capital first letter, as at a sentence start),

@@ -16,7 +16,8 @@ import numpy as np
 
 from typofix.files.packagedata import packaged
 from typofix.words.casing import case_forms
-from typofix.words.indexcache import SortedStrings, SortedTable, TextList, cached, find_strings, sorted_strings, strings, text_array
+from typofix.words.indexcache import (SortedStrings, SortedTable, TextList, cached, find_strings, sorted_strings,
+                                      strings, text_array)
 from typofix.words.morphology import Morphology
 
 
@@ -500,7 +501,8 @@ class Lexicon:
     def arrays(self) -> dict[str, np.ndarray]:
         words = list(self.counts)
         listed, rows = sorted_strings(words)
-        return {"words": text_array(words), "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(words)),
+        return {"words": text_array(words),
+                "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(words)),
                 "sorted": listed, "sorted_rows": rows}
 
     @property
