@@ -38,6 +38,7 @@ import numpy as np
 from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import is_swap, osa_distance
 from typofix.words.indexcache import cached
+from typofix.words.language import english_probability, sentence_around
 from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, no_vowel,
                                  quoted, stretched, surroundings)
 from typofix.words.usage import token_usage
@@ -135,17 +136,14 @@ def english_at(line: str, offset: int) -> float:
     alone or corrected as it reads. A sentence that is not English (below `FOREIGN_BELOW`) says so whatever its
     line says; otherwise the sentence or the line, whichever is surer of English: the few words of a sentence's
     start or end on a hard-wrapped line (`substantal donation over AMOUNT2.`) tell less than the line around them."""
-    from typofix.words.language import sentence_around
-
     sentence = _span_english(sentence_around(line, offset, FOREIGN_WORDS))
     return sentence if sentence < FOREIGN_BELOW else max(sentence, _span_english(line))
 
 
 @lru_cache(maxsize=4096)
 def _span_english(span: str) -> float:
-    """P(English) of a line or sentence (`typofix.words.language`), once per span: its words share it."""
-    from typofix.words.language import english_probability  # the identifier's model loads on first use
-
+    """P(English) of a line or sentence (`typofix.words.language`: its model is read on the first call), once
+    per span: its words share it."""
     return english_probability(span)
 
 
