@@ -50,22 +50,33 @@ def measure(checker: peers.Checker, set_name: str, words: list[str], words_path:
             listed = Path(folder) / "words.txt"
             listed.write_text("".join(f"{w}\n" for w in words), encoding="utf-8")
             argv, stdin = [sys.executable, "-m", "bench.footprint", checker.name, str(listed), str(words_path)], ""
-        seconds, peak_kb = _run(argv, stdin, Path(folder))
-    return Footprint(checker.name, set_name, len(words), seconds, peak_kb / 1024)
+        run = timed_run(argv, stdin, Path(folder))
+    return Footprint(checker.name, set_name, len(words), run.seconds, run.peak_kb / 1024)
 
 
-def _run(argv: list[str], stdin: str, folder: Path) -> tuple[float, int]:
-    """(wall seconds, peak RSS in KB) of one process fed `stdin`, its output discarded."""
+@dataclass
+class TimedRun:
+    """One process's wall seconds, CPU seconds (user + system) and peak resident memory in KB."""
+
+    seconds: float
+    cpu_seconds: float
+    peak_kb: int
+
+
+def timed_run(argv: list[str], stdin: str, folder: Path, env: dict[str, str] | None = None) -> TimedRun:
+    """One process fed `stdin` (with `env`, or this one's), its output discarded, under GNU time (the module
+    docstring says why); RuntimeError if it fails."""
     if not Path(GNU_TIME).is_file():
         raise RuntimeError(f"{GNU_TIME} not found (Debian package `time`)")
-    peak = folder / "peak.txt"
+    report = folder / "time.txt"
     start = time.perf_counter()
-    done = subprocess.run([GNU_TIME, "-f", "%M", "-o", str(peak), *argv], input=stdin.encode("utf-8"),
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    done = subprocess.run([GNU_TIME, "-f", "%M %U %S", "-o", str(report), *argv], input=stdin.encode("utf-8"),
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise RuntimeError(f"{argv[0]} exited with {done.returncode}: {done.stderr.decode()[-300:]}")
-    return seconds, int(peak.read_text().split()[-1])
+    peak, user, system = report.read_text().split()[-3:]
+    return TimedRun(seconds, float(user) + float(system), int(peak))
 
 
 def _child(name: str, words_file: str, words_path: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import footprint, informal, model_work, peers, prose, prose_checkers, report, run, scoring
+from bench import footprint, informal, model_work, peers, prose, prose_checkers, report, run, scoring, startup
 from typofix.engine.settings import DecodingSettings
 
 # --- scoring ----------------------------------------------------------------------------------------------
@@ -329,11 +329,11 @@ def test_the_footprint_table_gives_both_ratios_and_the_peak_memory(tmp_path):
 def test_a_footprint_is_the_child_process_own_peak_not_the_benchmarks(tmp_path):
     """The child's peak RSS is its own: a benchmark that grew large first does not lend it its high-water mark."""
     held = b"x" * (160 << 20)  # the harness at 160 MB and more
-    seconds, peak_kb = footprint._run([sys.executable, "-c", "b = b'x' * (40 << 20)"], "", tmp_path)
-    assert 40 << 10 <= peak_kb < 150 << 10 and seconds > 0
+    run = footprint.timed_run([sys.executable, "-c", "b = b'x' * (40 << 20)"], "", tmp_path)
+    assert 40 << 10 <= run.peak_kb < 150 << 10 and run.seconds > 0 and run.cpu_seconds >= 0
     del held
     with pytest.raises(RuntimeError, match="exited with 3"):
-        footprint._run([sys.executable, "-c", "raise SystemExit(3)"], "", tmp_path)
+        footprint.timed_run([sys.executable, "-c", "raise SystemExit(3)"], "", tmp_path)
 
 
 # --- prose: scoring ---------------------------------------------------------------------------------------
@@ -599,3 +599,21 @@ def test_model_work_reads_its_variants_and_refuses_holdout():
         model_work.parse_variant("x:wide_candidates=3", "default")
     with pytest.raises(SystemExit, match="reserved"):
         model_work.read_rows("../shared/eval/holdout/birkbeck.tsv", None)
+
+
+def test_the_megabyte_holds_each_typo_once_in_place_of_a_word(tmp_path):
+    """bench.startup's long document: a megabyte of the clean text with each chosen typo put once, where it
+    can in place of the word it misspells, every other word as it was."""
+    clean = tmp_path / "clean.txt"
+    clean.write_text("The quick brown foxes jumped over lazy dogs near their house.\n", encoding="utf-8")
+    typos = [("quikc", "quick"), ("huose", "house"), ("zebar", "zebra"), ("Capital", "capital"), ("two words", "x")]
+    out = tmp_path / "megabyte.txt"
+    put = startup.write_megabyte(clean, typos, out, count=3)
+    text = out.read_text(encoding="utf-8")
+    assert put == 3 and len(text.encode("utf-8")) >= startup.MEGABYTE
+    words = re.findall(r"\w+", text)
+    clean_words = re.findall(r"\w+", clean.read_text(encoding="utf-8")) * (len(words) // 11)
+    assert len(words) == len(clean_words)
+    changed = [(a, b) for a, b in zip(words, clean_words) if a != b]
+    assert sorted(a for a, _ in changed) == ["huose", "quikc", "zebar"]
+    assert ("quikc", "quick") in changed and ("huose", "house") in changed  # the word each misspells
