@@ -96,6 +96,23 @@ class PhoneIndex:
                 found.append(tuple(self.keys[k] for k in row_keys[lo:hi].tolist()))
         return found
 
+    def said_keys(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's pronunciations as key numbers: (index in `words`, key), word by word, its keys in key order
+        (`said_many` without strings; a word the index does not hold has none)."""
+        rows = find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words)
+        listed = np.flatnonzero(rows >= 0)
+        ends = self._lookup["row_key_ends"]
+        rows = rows[listed]
+        starts = np.where(rows > 0, ends[np.maximum(rows - 1, 0)], 0)
+        whose, positions = expand_spans(listed, starts, ends[rows])
+        return whose, self._lookup["row_keys"][positions].astype(np.int64)
+
+    def keys_spelled(self, keys: np.ndarray) -> list[str]:
+        """The pronunciations that are keys number `keys`."""
+        if isinstance(self.keys, TextList):
+            return self.keys.take(keys)
+        return [self.keys[k] for k in keys.tolist()]
+
     def near_many(self, heard: list[tuple[str, ...]], n: int, exclude=None) -> list[list[str]]:
         """For each typo, given the pronunciations it was heard as: up to `n` listed words said within two phone
         edits of one of them, nearest (weighted phone distance) first, then most frequent; without the words in
@@ -112,7 +129,7 @@ class PhoneIndex:
         listed = np.flatnonzero(own >= 0)
         query, keys = self.index.near_rows_many(flat, WIDTH * n, MAX_PHONE_EDITS)
         flat_objects = np.array(flat, dtype=object)
-        found = phone_distances(flat_objects[query].tolist(), self.index._strings(keys))
+        found = phone_distances(flat_objects[query].tolist(), self.keys_spelled(keys))
         query = np.concatenate([listed, query])
         keys = np.concatenate([own[listed], keys])
         distances = np.concatenate([np.zeros(len(listed)), found])  # a string is 0 from itself
