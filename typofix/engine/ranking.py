@@ -148,7 +148,7 @@ def features_many(typos: list[str], words: list[list[str]], log_probs: np.ndarra
     out[:, 10] = [soundex != typo_soundex for (_, soundex), (_, typo_soundex) in zip(codes, pair_codes)]
     out[:, 11] = _pairwise(pair_typos, flat, JaroWinkler.similarity)
     out[:, 12] = [w[-1:] != typo[-1:] for typo, w in zip(pair_typos, flat)]
-    out[:, 13] = _shared_prefixes(pair_typos, flat)
+    out[:, 13] = [_shared_prefix(typo, w) for typo, w in zip(pair_typos, flat)]
     out[:, 14] = [a == b for a, b in zip(metaphones, typo_metaphones)]
     out[:, 15] = _pairwise(typo_metaphones, metaphones, Indel.normalized_similarity)
     # The model's favourite of each typo's candidates other than the typo (the first, where scores tie).
@@ -188,16 +188,11 @@ def _pairwise(a: list[str], b: list[str], scorer) -> np.ndarray:
 _sound_codes = lru_cache(maxsize=1 << 16)(sound_codes)
 
 
-def _shared_prefixes(a: list[str], b: list[str]) -> np.ndarray:
-    """(M,) how many first characters a[i] and b[i] share, up to `MAX_SHARED_PREFIX`: their starts as code points,
-    compared in numpy (a Python loop a pair cost a tenth of the ranking)."""
-    width = MAX_SHARED_PREFIX
-    starts = [np.frombuffer("".join(s[:width].ljust(width) for s in strings).encode("utf-32-le", "surrogatepass"),
-                            dtype=np.uint32).reshape(len(strings), width) for strings in (a, b)]
-    shortest = np.minimum(np.fromiter(map(len, a), dtype=np.int64, count=len(a)),
-                          np.fromiter(map(len, b), dtype=np.int64, count=len(b)))
-    same = (starts[0] == starts[1]) & (np.arange(width) < shortest[:, None])  # (M, width); padding never counts
-    return np.cumprod(same, axis=1).sum(axis=1)
+def _shared_prefix(a: str, b: str) -> int:
+    n = 0
+    while n < MAX_SHARED_PREFIX and n < len(a) and n < len(b) and a[n] == b[n]:
+        n += 1
+    return n
 
 
 @dataclass(frozen=True)
