@@ -122,11 +122,10 @@ def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
         return _distances(a, b, length_a, length_b)
     out = np.empty(size)
     order = np.lexsort([length_b, length_a]).tolist()
-    for lo in range(0, size, _GROUP):
-        part = order[lo:lo + _GROUP] if lo + 2 * _GROUP <= size else order[lo:]
+    groups = size // _GROUP  # the last one takes the rest
+    for g in range(groups):
+        part = order[g * _GROUP:(g + 1) * _GROUP if g + 1 < groups else size]
         out[part] = _distances([a[k] for k in part], [b[k] for k in part], length_a[part], length_b[part])
-        if len(part) > _GROUP:
-            break
     return out
 
 
