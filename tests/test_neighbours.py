@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from typofix.words.lexicon import Lexicon
 from typofix.words.neighbours import DeletionIndex, deletion_hashes, one_edit_words
 from typofix.words.distance import osa_distance
@@ -60,3 +62,24 @@ def test_a_few_words_wanted_are_the_most_frequent_within_reach():
             assert got == [w for w, _ in within[typo] if w not in avoid][:n], (typo, n)
         for typo, got in zip(typos, index.near_many(typos, n, 1)):
             assert got == [w for w, d in within[typo] if d <= 1][:n], (typo, n)
+
+
+def test_short_strings_keep_distinct_hashes_in_the_bits_an_index_keeps():
+    """An index keeps a hash's high bits (its low bits hold a word's row): strings of one or two characters, the
+    deletions every short word makes, must still differ there, or each of them matches thousands of entries."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    short = [*letters, *(a + b for a in letters for b in letters)]
+    hashes, _ = deletion_hashes(short, 0)
+    kept = hashes >> np.uint64(17)  # an index of 100,000 words keeps 47 bits
+    assert len(set(kept.tolist())) == len(short)
+
+
+def test_rows_are_the_words_found():
+    ranked = ["the", "then", "than", "ten", "tea", "tech", "hen", "teh"]
+    index = DeletionIndex(ranked)
+    typos = ["teh", "thn", "xyzzy", ""]
+    owner, rows = index.near_rows_many(typos, 3, 2, [set(), {"then"}, set(), set()])
+    found = [[ranked[r] for o, r in zip(owner.tolist(), rows.tolist()) if o == i] for i in range(len(typos))]
+    assert found == index.near_many(typos, 3, 2, [set(), {"then"}, set(), set()])
+    assert found[0] == [w for w in ranked if w != "teh" and osa_distance("teh", w) <= 2][:3] == ["the", "then", "ten"]
+    assert "then" not in found[1] and found[2] == found[3] == []

@@ -75,3 +75,12 @@ def test_the_cheap_pass_weighs_the_words_said_as_the_typo_sounds(tiny_ckpt):
     assert corrector.neighbours.said_alike(["just"]) == [{}]  # a listed word is a spelling of its own
     plain = Corrector.load(tiny_ckpt, settings=settings.with_(homophone_candidates=0))
     assert "juice" not in plain.trace(["juse"])["juse"].cheap
+
+
+def test_the_keys_a_word_is_said_by_are_its_pronunciations():
+    index = PhoneIndex(["read", "lead", "zzz"], [(to_chars("R IY D"), to_chars("R EH D")), (to_chars("L IY D"),), ()])
+    whose, keys = index.said_keys(["lead", "nope", "read", "zzz"])
+    spelled = index.keys_spelled(keys)
+    assert [(w, s) for w, s in zip(whose.tolist(), spelled)] == [
+        (0, to_chars("L IY D")), (2, to_chars("R IY D")), (2, to_chars("R EH D"))]
+    assert index.said_many(["read", "nope", "zzz"]) == [tuple(spelled[1:]), (), ()]

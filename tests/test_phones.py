@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from typofix.words.phones import (G2P_ALPHABET, PHONE_ALPHABET, PHONES, PhoneError, Pronunciations, phone_distance,
-                                  to_arpabet, to_chars)
+                                  phone_distances, to_arpabet, to_chars)
 from typofix.words.vocab import DEFAULT_ALPHABET
 
 
@@ -42,3 +44,14 @@ def test_the_phone_distance_charges_sound_confusions_less():
     # Dropping a schwa is cheaper than dropping a consonant.
     assert phone_distance(to_chars("P AH L IY S"), to_chars("P L IY S")) < phone_distance(
         to_chars("P AH L IY S"), to_chars("P AH IY S"))
+
+
+def test_many_pairs_at_once_are_each_pair_alone():
+    """Thousands of pairs are worked out in groups of similar length: each pair's distance is what it is alone."""
+    rng = random.Random(3)
+    a = ["".join(rng.choice(PHONE_ALPHABET) for _ in range(rng.choice([0, 1, 3, 6, 9, 14]))) for _ in range(9000)]
+    b = ["".join(rng.choice(PHONE_ALPHABET[:6]) for _ in range(rng.choice([0, 2, 5, 7, 12]))) for _ in range(9000)]
+    together = phone_distances(a, b)
+    assert together.shape == (9000,)
+    for i in rng.sample(range(9000), 200):
+        assert together[i] == phone_distance(a[i], b[i]) == phone_distance(b[i], a[i])

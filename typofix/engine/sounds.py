@@ -26,6 +26,7 @@ from typofix.engine.pronounce import Pronouncer
 from typofix.files.modelfile import PRONOUNCER, resolve_model
 from typofix.words.indexcache import cached
 from typofix.words.lexicon import Lexicon
+from typofix.words.neighbours import expand_spans
 from typofix.words.phoneindex import PhoneIndex
 from typofix.words.phones import Pronunciations, phone_distances
 
@@ -74,23 +75,35 @@ class Sounds:
         """(M,) for each typo's candidates `words[i]`, typo by typo: the weighted phone distance between the
         nearest of the typo's heard pronunciations and the nearest of the word's (capped at `FAR`). The typo
         itself, as its own candidate, is heard as it is: distance 0."""
-        heard = dict(zip(typos, self.heard(typos)))
         flat = [w for group in words for w in group]
-        distinct = list(dict.fromkeys(flat))
-        said = dict(zip(distinct, self.said(distinct)))
-        owner, left, right = [], [], []
-        k = 0
-        for typo, group in zip(typos, words):
-            for word in group:
-                for a in heard[typo]:
-                    for b in (heard[typo] if word == typo else said[word]):
-                        owner.append(k)
-                        left.append(a)
-                        right.append(b)
-                k += 1
         out = np.full(len(flat), FAR)
-        if owner:
-            np.minimum.at(out, np.array(owner), phone_distances(left, right))
+        if not flat:
+            return out
+        heard = self.heard(typos)
+        owner = np.repeat(np.arange(len(typos)), [len(group) for group in words])  # (M,) each candidate's typo
+        # (candidate, pronunciation) pairs: a listed word's from the index (as key numbers, spelled out below),
+        # the typo's own as heard, any other word's from the model.
+        itself = np.array([w == typos[i] for w, i in zip(flat, owner.tolist())], dtype=bool)
+        others = np.flatnonzero(~itself)
+        whose, keys = self.index.said_keys([flat[k] for k in others.tolist()])
+        whose = others[whose]
+        unsaid = np.setdiff1d(others, whose, assume_unique=True).tolist()  # no key: not listed, or said as nothing
+        guessed = self.pronouncer.best_many([flat[k] for k in unsaid], 1) if unsaid else []
+        guesses = [(k, p.phones) for k, found in zip(unsaid, guessed) for p in found]
+        typo_said = [(k, said) for k in np.flatnonzero(itself).tolist() for said in heard[owner[k]]]
+        candidate = np.concatenate([whose, np.array([k for k, _ in guesses + typo_said], dtype=np.int64)])
+        said = self.index.keys_spelled(keys) + [p for _, p in guesses + typo_said]
+        # Each pair against each of its typo's heard pronunciations.
+        heard_count = np.array([len(h) for h in heard], dtype=np.int64)
+        heard_flat = np.array([p for h in heard for p in h] or [""], dtype=object)
+        heard_start = np.cumsum(heard_count) - heard_count
+        times = heard_count[owner[candidate]]
+        pair, positions = expand_spans(np.arange(len(candidate)), heard_start[owner[candidate]],
+                                       heard_start[owner[candidate]] + times)
+        if len(pair):
+            said_of = np.array(said, dtype=object)
+            np.minimum.at(out, candidate[pair], phone_distances(heard_flat[positions].tolist(),
+                                                                said_of[pair].tolist()))
         return out
 
     def alike(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:

@@ -21,6 +21,13 @@ from typofix.words.indexcache import TextList
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
 _BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
+# The polynomial hash of a short string lives in its low bits (a one-character string's is its code point, a
+# two-character one's first character never reaches above bit 7), and an index keeps only the high bits (the low
+# ones hold the row). Unmixed, every string of one or two characters shared a handful of hash values: on the phone
+# index (3.9 M deletions of 109 k pronunciations) half the hashes were shared, one by 9,403 entries, and a typo's
+# pronunciation matched 4,300 entries to keep 24 keys. Multiplying by an odd constant (a bijection modulo 2^64: no
+# two hashes become one) carries every bit up into the kept ones.
+_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def one_edit_words(word: str, lexicon, letters: str) -> set[str]:
@@ -61,7 +68,7 @@ def deletion_hashes(words: list[str], max_deletes: int = 2) -> tuple[np.ndarray,
                                   + (total - prefix[:, j + 1]) * _BASE_INV * _BASE_INV)
         count = 1 + (length if max_deletes >= 1 else 0) + (length * (length - 1) // 2 if max_deletes >= 2 else 0)
         rows.append(np.tile(group, count))
-    return np.concatenate(hashes), np.concatenate(rows)
+    return np.concatenate(hashes) * _MIX, np.concatenate(rows)
 
 
 class DeletionIndex:
@@ -107,9 +114,20 @@ class DeletionIndex:
         return self.near_many([typo], n, max_edits, [exclude])[0]
 
     def near_many(self, typos: list[str], n: int, max_edits: int = 2, exclude=None) -> list[list[str]]:
-        """`near` for each typo (`exclude[i]` for typo i), all in a few numpy and rapidfuzz passes: their
-        deletions hashed at once, the (typo, listed word) matches found by one binary search, and the matches'
-        real distances computed in one call. An index built for `max_edits` 1 finds the words one edit away only.
+        """`near` for each typo (`exclude[i]` for typo i): `near_rows_many`'s rows as words."""
+        owner, rows = self.near_rows_many(typos, n, max_edits, exclude)
+        words = self._strings(rows)
+        result: list[list[str]] = [[] for _ in typos]
+        for i, word in zip(owner.tolist(), words):
+            result[i].append(word)
+        return result
+
+    def near_rows_many(self, typos: list[str], n: int, max_edits: int = 2, exclude=None
+                       ) -> tuple[np.ndarray, np.ndarray]:
+        """`near` for each typo (`exclude[i]` for typo i), as rows of the word list: (typo of each, row), by typo
+        then row (most frequent first), all in a few numpy and rapidfuzz passes: their deletions hashed at once,
+        the (typo, listed word) matches found by one binary search, and the matches' real distances computed in
+        one call. An index built for `max_edits` 1 finds the words one edit away only.
 
         What it finds is each typo's `n` lowest rows (most frequent words) within `max_edits`: the matches are
         checked in row order until a typo has `n`. A short deletion (`ae` of `tea`) matches thousands of words,
@@ -118,11 +136,10 @@ class DeletionIndex:
         the next round takes four times as many, only for the typos that still want words."""
         if max_edits > self.max_edits:
             raise ValueError(f"this index finds words up to {self.max_edits} edits away, not {max_edits}")
-        exclude = exclude if exclude is not None else [()] * len(typos)
-        result: list[list[str]] = [[] for _ in typos]
+        found = _Found(typos, n, exclude)
         todo = [i for i, typo in enumerate(typos) if typo and n > 0]
         if not todo:
-            return result
+            return found.pairs(todo)
         hashes, owner = deletion_hashes([typos[i] for i in todo], self.max_edits)
         hashes = hashes >> self._bits
         # Looked up in sorted order: each binary search then starts where the last one ended, and the table's
@@ -135,15 +152,16 @@ class DeletionIndex:
         lo, hi, owner = lo[keep], hi[keep], owner[keep]
         typo_length = np.fromiter((len(typos[i]) for i in todo), dtype=np.int64, count=len(todo))
         size = len(self.words)
-        full = np.zeros(len(todo), dtype=bool)
+        have = np.zeros(len(todo), dtype=np.int64)  # words found so far, per typo of `todo`
         # Matches read but not yet checked (at or beyond their round's bound), by typo then row.
         waiting_owner = waiting_rows = np.zeros(0, dtype=np.int64)
         taken, take = 0, 8 * n  # each span's first `taken` rows are read; this round reads up to `take`
         while True:
+            full = have >= n
             live = ~full[owner] & (hi - lo > taken)
             waiting = ~full[waiting_owner]
             if not live.any() and not waiting.any():
-                return result
+                return found.pairs(todo)
             span_owner, span_lo, span_hi = owner[live], lo[live], hi[live]
             # Below `bound`, every row of a typo's matches is among its spans' first `take` rows.
             cut = span_hi - span_lo > take
@@ -158,40 +176,78 @@ class DeletionIndex:
             whose, rows = unique_pairs(np.concatenate([waiting_owner[waiting], whose[near]]),
                                        np.concatenate([waiting_rows[waiting], rows[near]]), size)
             now = rows < bound[whose]
-            self._check(typos, todo, whose[now], rows[now], n, max_edits, exclude, result, full)
+            self._check(todo, whose[now], rows[now], max_edits, have, found)
             waiting_owner, waiting_rows = whose[~now], rows[~now]
             taken, take = take, 4 * take
 
-    def _check(self, typos, todo, owner, rows, n, max_edits, exclude, result, full) -> None:
+    def _check(self, todo, owner, rows, max_edits, have, found: "_Found") -> None:
         """Check the matches (by typo, then row) most frequent first, in rounds of growing width, each typo only
         until it has `n`: two-edit matches run to hundreds a typo, of which the first few dozen usually hold the
-        `n` wanted. Adds to `result`; sets `full` where a typo has its `n`."""
+        `n` wanted. Adds to `found` and `have` (the count per typo of `todo`)."""
+        n = found.n
         starts = np.searchsorted(owner, np.arange(len(todo) + 1))
         rank = np.arange(len(owner)) - starts[owner]  # a match's place among its typo's
         # The strings of the pairs by one gather of object arrays (twice as fast as a list comprehension).
-        asked_by = np.array([typos[i] for i in todo], dtype=object)
+        asked_by = np.array([found.typos[i] for i in todo], dtype=object)
         low, high = 0, 8 * n
         while True:
-            chosen = np.flatnonzero((rank >= low) & (rank < high) & ~full[owner])
+            chosen = np.flatnonzero((rank >= low) & (rank < high) & (have[owner] < n))
             if not len(chosen):
                 return
-            words = (self.words.take(rows[chosen]) if isinstance(self.words, TextList)  # (a few, for one word)
-                     else self.word_objects[rows[chosen]].tolist())
+            words = self._strings(rows[chosen])
             whose = owner[chosen]
-            asked = asked_by[whose].tolist()
-            close = cpdist(asked, words, scorer=OSA.distance, score_cutoff=max_edits, dtype=np.int32) <= max_edits
-            for k in np.flatnonzero(close).tolist():
-                who, word = int(whose[k]), words[k]
-                found = result[todo[who]]
-                if not full[who] and word != asked[k] and word not in exclude[todo[who]]:
-                    found.append(word)
-                    full[who] = len(found) == n
+            distance = cpdist(asked_by[whose].tolist(), words, scorer=OSA.distance, score_cutoff=max_edits,
+                              dtype=np.int32)
+            # Distance 0 is the typo itself, never its own neighbour.
+            hits = np.flatnonzero((distance <= max_edits) & (distance > 0))
+            hits = found.allowed(hits, whose, words, todo)
+            # In row order, each typo's first `n - have` hits.
+            who = whose[hits]
+            place = np.arange(len(who)) - np.searchsorted(who, who) + have[who]
+            kept = hits[place < n]
+            found.add(whose[kept], rows[chosen][kept])
+            have += np.bincount(whose[kept], minlength=len(todo))
             low, high = high, 4 * high
+
+    def _strings(self, rows: np.ndarray) -> list[str]:
+        """The words at `rows`."""
+        return (self.words.take(rows) if isinstance(self.words, TextList)  # (a few, for one word)
+                else self.word_objects[rows].tolist())
 
     @cached_property
     def word_objects(self) -> np.ndarray:
         """The words as an object array (references to the same strings), made on the first search."""
         return np.array(list(self.words), dtype=object)
+
+
+class _Found:
+    """The words `DeletionIndex.near_rows_many` has found so far, as (typo, row) arrays, and what it leaves out."""
+
+    def __init__(self, typos: list[str], n: int, exclude):
+        self.typos, self.n = typos, n
+        # Only typos with words to leave out are looked at word by word.
+        self.exclude = None if exclude is None or not any(exclude) else exclude
+        self._owners: list[np.ndarray] = []
+        self._rows: list[np.ndarray] = []
+
+    def allowed(self, hits: np.ndarray, whose: np.ndarray, words: list[str], todo: list[int]) -> np.ndarray:
+        """Of the `hits` (positions in `words`, owned by `whose`, numbers in `todo`), those not excluded."""
+        if self.exclude is None:
+            return hits
+        exclude = self.exclude
+        return hits[[words[k] not in exclude[todo[who]] for k, who in zip(hits.tolist(), whose[hits].tolist())]]
+
+    def add(self, whose: np.ndarray, rows: np.ndarray) -> None:
+        self._owners.append(whose)
+        self._rows.append(rows)
+
+    def pairs(self, todo: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(typo of each, row), by typo then row: each round's rows lie beyond the rows of the rounds before."""
+        if not self._owners:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        owner, rows = np.concatenate(self._owners), np.concatenate(self._rows)
+        order = np.argsort(owner, kind="stable")
+        return np.asarray(todo, dtype=np.int64)[owner[order]], rows[order]
 
 
 def expand_spans(owner: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -96,25 +96,47 @@ class PhoneIndex:
                 found.append(tuple(self.keys[k] for k in row_keys[lo:hi].tolist()))
         return found
 
+    def said_keys(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's pronunciations as key numbers: (index in `words`, key), word by word, its keys in key order
+        (`said_many` without strings; a word the index does not hold has none)."""
+        rows = find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words)
+        listed = np.flatnonzero(rows >= 0)
+        ends = self._lookup["row_key_ends"]
+        rows = rows[listed]
+        starts = np.where(rows > 0, ends[np.maximum(rows - 1, 0)], 0)
+        whose, positions = expand_spans(listed, starts, ends[rows])
+        return whose, self._lookup["row_keys"][positions].astype(np.int64)
+
+    def keys_spelled(self, keys: np.ndarray) -> list[str]:
+        """The pronunciations that are keys number `keys`."""
+        if isinstance(self.keys, TextList):
+            return self.keys.take(keys)
+        return [self.keys[k] for k in keys.tolist()]
+
     def near_many(self, heard: list[tuple[str, ...]], n: int, exclude=None) -> list[list[str]]:
         """For each typo, given the pronunciations it was heard as: up to `n` listed words said within two phone
         edits of one of them, nearest (weighted phone distance) first, then most frequent; without the words in
         `exclude[i]`."""
         exclude = exclude if exclude is not None else [()] * len(heard)
-        flat = [(i, said) for i, group in enumerate(heard) for said in group if said]
-        matches = self.index.near_many([said for _, said in flat], WIDTH * n, MAX_PHONE_EDITS) if flat and n else []
-        listed = self.key_numbers([said for _, said in flat]) >= 0 if matches else []
-        pairs = [(i, said, key) for (i, said), keys, known in zip(flat, matches, listed)
-                 for key in [said] * bool(known) + keys]
         result: list[list[str]] = [[] for _ in heard]
-        if not pairs:
+        flat = [said for group in heard for said in group if said]
+        if not flat or not n:
             return result
-        distances = phone_distances([said for _, said, _ in pairs], [key for _, _, key in pairs])
+        said_by = np.array([i for i, group in enumerate(heard) for said in group if said], dtype=np.int64)
+        # (pronunciation, key) pairs: each pronunciation's own key where a word is said so (distance 0), and the
+        # keys the deletion index finds within two edits (never the pronunciation itself), in key numbers.
+        own = self.key_numbers(flat)
+        listed = np.flatnonzero(own >= 0)
+        query, keys = self.index.near_rows_many(flat, WIDTH * n, MAX_PHONE_EDITS)
+        flat_objects = np.array(flat, dtype=object)
+        found = phone_distances(flat_objects[query].tolist(), self.keys_spelled(keys))
+        query = np.concatenate([listed, query])
+        keys = np.concatenate([own[listed], keys])
+        distances = np.concatenate([np.zeros(len(listed)), found])  # a string is 0 from itself
         # Every (typo, word said as the pair's key) at the pair's distance, then each typo's words nearest
         # first, then by row (most frequent first), each word at its nearest.
-        numbers = self.key_numbers([key for _, _, key in pairs])
-        pair, positions = expand_spans(np.arange(len(pairs)), self.key_starts[numbers], self.key_ends[numbers])
-        owner = np.array([i for i, _, _ in pairs], dtype=np.int64)[pair]
+        pair, positions = expand_spans(np.arange(len(keys)), self.key_starts[keys], self.key_ends[keys])
+        owner = said_by[query][pair]
         rows, distance = self.key_rows[positions], distances[pair]
         order = np.lexsort([distance, rows, owner])  # by typo, then word, nearest first
         owner, rows, distance = owner[order], rows[order], distance[order]
@@ -122,10 +144,15 @@ class PhoneIndex:
         first[1:] = (owner[1:] != owner[:-1]) | (rows[1:] != rows[:-1])
         owner, rows, distance = owner[first], rows[first], distance[first]
         order = np.lexsort([rows, distance, owner])
-        for i, row in zip(owner[order].tolist(), rows[order].tolist()):
-            found = result[i]
-            if len(found) < n and self.words[row] not in exclude[i]:
-                found.append(self.words[row])
+        owner, rows = owner[order], rows[order]
+        # Only the first n of a typo's, and as many more as it leaves out, can be among its n.
+        place = np.arange(len(owner)) - np.searchsorted(owner, owner)
+        room = n + np.fromiter(map(len, exclude), dtype=np.int64, count=len(exclude))
+        near = place < room[owner]
+        for i, row in zip(owner[near].tolist(), rows[near].tolist()):
+            found_words = result[i]
+            if len(found_words) < n and self.words[row] not in exclude[i]:
+                found_words.append(self.words[row])
         return result
 
     def said_as_many(self, heard: list[tuple[str, ...]], n: int) -> list[list[str]]:

@@ -110,27 +110,54 @@ _NUMBER_OF_CODE[[ord(c) for c in PHONE_ALPHABET]] = np.arange(len(PHONE_ALPHABET
 
 def phone_distances(a: list[str], b: list[str]) -> np.ndarray:
     """(M,) the weighted edit distance between each pair of phone strings a[i], b[i] (see the module docstring):
-    symmetric, 0 only for equal strings. One dynamic programme for all pairs at once, cell by cell over the
-    longest pair (pronunciations are short: a median of 6 phones), each cell a numpy step over every pair:
-    thousands of pairs cost about what one does."""
+    symmetric, 0 only for equal strings. One dynamic programme for many pairs at once, row by row, each cell a
+    numpy step over every pair: thousands of pairs cost about what one does. The pairs go in groups of similar
+    length (`_GROUP` pairs or more), each group's table as wide as its longest pair: pronunciations are short (a
+    median of 6 phones), and one table as wide as the longest of all worked out four times the cells."""
     size = len(a)
     if not size:
         return np.zeros(0)
     length_a, length_b = _lengths(a), _lengths(b)
+    if size < 2 * _GROUP:
+        return _distances(a, b, length_a, length_b)
+    out = np.empty(size)
+    order = np.lexsort([length_b, length_a]).tolist()
+    groups = size // _GROUP  # the last one takes the rest
+    for g in range(groups):
+        part = order[g * _GROUP:(g + 1) * _GROUP if g + 1 < groups else size]
+        out[part] = _distances([a[k] for k in part], [b[k] for k in part], length_a[part], length_b[part])
+    return out
+
+
+_GROUP = 4096  # pairs per table: enough that a numpy step's overhead is small beside its work
+
+
+def _distances(a: list[str], b: list[str], length_a: np.ndarray, length_b: np.ndarray) -> np.ndarray:
+    """`phone_distances` of pairs in one table; their lengths given."""
+    size = len(a)
     rows, cols = int(length_a.max()), int(length_b.max())
     # (rows, M), (cols, M); the padding is phone 0, never read past a length
     x, y = _numbers(a, length_a, rows), _numbers(b, length_b, cols)
     gap_x, gap_y = _GAP[x], _GAP[y]
-    # Pairs last: every cell's step reads and writes one contiguous row of M numbers.
-    table = np.zeros((rows + 1, cols + 1, size))  # (rows + 1, cols + 1, M)
-    table[1:, 0] = np.cumsum(gap_x, axis=0)
-    table[0, 1:] = np.cumsum(gap_y, axis=0)
+    # Pairs last: every cell's step reads and writes one contiguous row of M numbers. Two rows of the table are
+    # kept, the one before and the one being filled; each pair's answer is read when its row is done.
+    before = np.zeros((cols + 1, size))  # (cols + 1, M)
+    before[1:] = np.cumsum(gap_y, axis=0)
+    first_column = np.cumsum(gap_x, axis=0)  # (rows, M)
+    out = np.where(length_a == 0, before[length_b, np.arange(size)], 0.0)
     for i in range(1, rows + 1):
+        # A cell is the least of: the cell above and a gap, the cell above-left and a substitution (both known
+        # for the whole row at once), and the cell to its left and a gap (known one cell at a time).
         substitute = _SUBSTITUTION[x[i - 1][None, :], y]  # (cols, M)
+        known = np.minimum(before[1:] + gap_x[i - 1], before[:-1] + substitute)  # (cols, M)
+        row = np.empty_like(before)
+        row[0] = first_column[i - 1]
         for j in range(1, cols + 1):
-            table[i, j] = np.minimum(np.minimum(table[i - 1, j] + gap_x[i - 1], table[i, j - 1] + gap_y[j - 1]),
-                                     table[i - 1, j - 1] + substitute[j - 1])
-    return table[length_a, length_b, np.arange(size)]
+            np.minimum(known[j - 1], row[j - 1] + gap_y[j - 1], out=row[j])
+        ending = np.flatnonzero(length_a == i)
+        out[ending] = row[length_b[ending], ending]
+        before = row
+    return out
 
 
 def phone_distance(a: str, b: str) -> float:
