@@ -8,6 +8,7 @@ import time
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from typofix.words import text as text_module
 from typofix.words.text import Piece, case_shape, match_case, read_chunks, split_text
 
 
@@ -19,6 +20,19 @@ def words_of(text: str, leave_special: bool = True) -> list[str]:
 @settings(max_examples=300, deadline=None)
 def test_pieces_join_back_to_the_text(text, leave_special):
     assert "".join(p.text for p in split_text(text, leave_special=leave_special)) == text
+
+
+@given(st.one_of(st.text(), st.text(alphabet="aZiIxX \n.,-'\u2019\u0130\u212a1\udce9", max_size=60),
+                 st.lists(st.sampled_from(["H.", "Wm.", "NASA", "don't", "well-knwon", "xiv", "Teh", "e.g", "word",
+                                           "FBI's", "a" * 31, " ", ".", "\n", "-", "'"]), max_size=20).map("".join)),
+       st.integers(2, 31), st.booleans())
+@settings(max_examples=500, deadline=None)
+def test_text_of_words_alone_splits_as_token_by_token(text, max_len, leave_special):
+    # the fast path (one re.split) must give what the token patterns give, wherever it is taken
+    bad_bytes = leave_special and "\udce9" in text
+    if text_module._NOT_ONLY_WORDS.search(text) is None:
+        assert (text_module._split_words(text, max_len, leave_special, bad_bytes)
+                == text_module._split_tokens(text, max_len, leave_special, bad_bytes))
 
 
 @given(st.text(alphabet="ab \n\t\r-'é1.", max_size=200), st.integers(1, 20))

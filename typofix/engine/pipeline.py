@@ -19,6 +19,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import accumulate
+from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -44,6 +45,7 @@ _CACHE_SIZE = 100_000
 REAL_WORD_GAIN = 8.0
 # A line whose non-space characters are this much code punctuation or more is no prose for the pronoun's capital.
 PROSE_CODE_SHARE = 0.1
+_TEXT = itemgetter(0)  # a Piece's text
 CONTEXT_CANDIDATES = 8  # per word, the best this many (the typo itself among them) are reranked in context
 
 
@@ -79,7 +81,7 @@ class TextPipeline:
         """Each text with its misspelled words corrected, all their words decoded in shared batches. The texts
         are one document, or continue `document` (a stream read in batches: it counts their words too);
         `separate`: each text is a document of its own (the rows of a table, the requests of a server)."""
-        split, chosen = self._choose(texts, document, separate)
+        split, _, chosen = self._choose(texts, document, separate)
         return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
                 for t, pieces in enumerate(split)]
 
@@ -87,16 +89,12 @@ class TextPipeline:
                          ) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it, in text order (the texts one document, or continuing
         `document`)."""
-        split, chosen = self._choose(texts, document)
-        found = []
-        for t, pieces in enumerate(split):
-            offset, changes = 0, []
-            for i, piece in enumerate(pieces):
-                fixed = chosen.get((t, i), piece.text)
-                if fixed != piece.text:
-                    changes.append(Correction(offset, offset + len(piece.text), piece.text, fixed))
-                offset += len(piece.text)
-            found.append(changes)
+        split, starts, chosen = self._choose(texts, document)
+        found: list[list[Correction]] = [[] for _ in texts]
+        for (t, i), fixed in sorted(chosen.items()):  # (the pieces chosen for, not every piece of every text)
+            written = split[t][i].text
+            if fixed != written:
+                found[t].append(Correction(starts[t][i], starts[t][i] + len(written), written, fixed))
         return found
 
     def suggest_many(self, words: list[str], k: int, with_typo: bool = False) -> list[list[Suggestion]]:
@@ -195,9 +193,10 @@ class TextPipeline:
         return self._cased
 
     def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
-                ) -> tuple[list[list[Piece]], dict[tuple[int, int], str]]:
-        """The pieces of each text and {(text, piece): what it becomes} for its words to correct: the engine's
-        proposals, kept where the detector finds the word a misspelling (`detect_threshold`)."""
+                ) -> tuple[list[list[Piece]], list[list[int]], dict[tuple[int, int], str]]:
+        """The pieces of each text, where each starts in it, and {(text, piece): what it becomes} for its words
+        to correct: the engine's proposals, kept where the detector finds the word a misspelling
+        (`detect_threshold`)."""
         found = self._propose(texts, document, separate)
         chosen, threshold = found.chosen, self.settings.detect_threshold
         if found.proposed and threshold > 0:
@@ -208,7 +207,7 @@ class TextPipeline:
                     chosen[key] = found.proposed[key]  # not a misspelling: the word, or the name it is, as it is
         if self.settings.leave_special:
             self._pronouns(texts, found, chosen)
-        return found.split, chosen
+        return found.split, found.starts, chosen
 
     def _pronouns(self, texts: list[str], found: "Proposals", chosen: dict[tuple[int, int], str]) -> None:
         """The pronoun typed in lower case (i, i'm, i'll) written I, I'm, I'll in copied text on lines of English
@@ -270,7 +269,7 @@ class TextPipeline:
         for each proposed rewrite (a correction, not a repair of case or apostrophe) what the word is if it is
         not misspelt: its repaired form (barry: Barry), or itself."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
-        starts = [list(accumulate((len(p.text) for p in pieces[:-1]), initial=0)) for pieces in split]
+        starts = [list(accumulate(map(len, map(_TEXT, pieces[:-1])), initial=0)) for pieces in split]  # (in C)
         if separate:  # each text its own document
             repeats = [Counter(p.text for p in pieces if p.word) for pieces in split]
         else:

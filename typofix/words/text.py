@@ -49,6 +49,11 @@ _TOKEN_START = r"(?=[\w.+\-`#@~/])"
 _TOKEN = re.compile(_TOKEN_START + "(?:%s)" % "|".join([_URL, _EMAIL, _WORD]), re.VERBOSE | re.IGNORECASE)
 _TOKEN_SPECIAL = re.compile(_TOKEN_START + "(?:%s)" % "|".join([_URL, _EMAIL, _SPECIAL, _WORD]),
                             re.VERBOSE | re.IGNORECASE)
+# What any token but a word needs somewhere in the text: a URL's "://" or "www.", an address's @, a mark code or a
+# tag starts with or holds (` # @ / \\ _), a dotted name's dot before a word character. A text without any of them
+# holds words alone, which `_WORD_SPLIT` finds as the token patterns would (they try a word last).
+_NOT_ONLY_WORDS = re.compile(r"[`#@/\\_]|\.\w|www\.", re.IGNORECASE)
+_WORD_SPLIT = re.compile(_WORD, re.IGNORECASE)
 _ASCII_WORD = re.compile(r"[A-Za-z]+")
 # Clitics split off a stem: "doesn't" is "does" + "n't". The contractions whose stem is no word stay whole.
 _CLITIC = re.compile(r"(?:n['\u2019]t|['\u2019](?:s|re|ve|ll|d|m))$", re.IGNORECASE)
@@ -73,9 +78,16 @@ def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = Tru
     copies acronyms, numerals, initials, code, tags and words touching undecodable bytes (see the module
     docstring); False hands them to the model like any other word. Copied text comes whole between two
     words: word / copied / word ..."""
+    bad_bytes = leave_special and _SURROGATES.search(text) is not None  # one scan, not two matches a word
+    if _NOT_ONLY_WORDS.search(text) is None:
+        return _split_words(text, max_len, leave_special, bad_bytes)
+    return _split_tokens(text, max_len, leave_special, bad_bytes)
+
+
+def _split_tokens(text: str, max_len: int, leave_special: bool, bad_bytes: bool) -> list[Piece]:
+    """`split_text` of any text, token by token (URLs, addresses, code and tags found and copied)."""
     pieces: list[Piece] = []
     copied = 0  # where the copied text not yet in a piece starts (it goes on up to the next word)
-    bad_bytes = leave_special and _SURROGATES.search(text) is not None  # one scan, not two matches a word
     for match in (_TOKEN_SPECIAL if leave_special else _TOKEN).finditer(text):
         token = match.group()
         if match.lastgroup != "word" or len(token) > max_len:
@@ -91,6 +103,33 @@ def split_text(text: str, max_len: int = MAX_WORD_LEN, leave_special: bool = Tru
                 pieces.append(piece)
                 copied = at + len(piece.text)
             at += len(piece.text)
+    if copied < len(text):
+        pieces.append(Piece(text[copied:], False))
+    return pieces
+
+
+def _split_words(text: str, max_len: int, leave_special: bool, bad_bytes: bool) -> list[Piece]:
+    """`split_text` of a text where no token but a word can start (`_NOT_ONLY_WORDS` finds nothing): the same
+    pieces, from one `re.split` in C (every other part a word token) instead of a match object a token. Most
+    lines of prose and comments are such text."""
+    parts = _WORD_SPLIT.split(text)  # text between words, a word, text between words, ..., the text after
+    pieces: list[Piece] = []
+    copied = 0  # as in `split_text`
+    at = len(parts[0])
+    for k in range(1, len(parts), 2):
+        token, after = parts[k], parts[k + 1]
+        end = at + len(token)
+        if len(token) <= max_len and not (leave_special and (
+                (bad_bytes and _touches_bad_byte(text, at, end))
+                or (after[:1] == "." and _INITIAL.fullmatch(token)))):
+            for piece in _word_pieces(token, max_len, leave_special):
+                if piece.word:
+                    if at > copied:
+                        pieces.append(Piece(text[copied:at], False))
+                    pieces.append(piece)
+                    copied = at + len(piece.text)
+                at += len(piece.text)
+        at = end + len(after)
     if copied < len(text):
         pieces.append(Piece(text[copied:], False))
     return pieces

@@ -67,15 +67,18 @@ class Verdict:
         lower = word.lower()
         if self.known_only and lower not in self.known:
             return False
+        # (the set lookups first: each answer below is False whatever the word's swaps, which cost a lookup each)
+        if self.vocabulary.accepts_language(word):
+            return False
+        named = where != "identifier" and lower not in self.known and self.vocabulary.named(lower)
+        if named and self.vocabulary.use.names[lower] >= NAMED_SLIP:
+            return False
         slip = lower in self.known or any(common_word(s) for s in swaps(lower))  # it may be a plain slip
         if where == "literal" and not self.identifiers and not slip:
             return False
         if len(lower) <= SHORT and not any(s in self.user_words or listed_word(s) for s in swaps(lower)):
             return False  # a short word is reported only as a swap of a word (`keep`), and no swap of it is one
-        if self.vocabulary.accepts_language(word):
-            return False
-        return not (where != "identifier" and lower not in self.known and self.vocabulary.named(lower)
-                    and (not slip or self.vocabulary.use.names[lower] >= NAMED_SLIP))
+        return not (named and not slip)
 
     def keep(self, finding: Finding, masked: str) -> bool:
         """Whether to report `finding`; `masked` is the masked line it stands in (for the words around it;

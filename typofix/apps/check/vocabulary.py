@@ -62,19 +62,20 @@ class WordUse:
     language: set[str] = field(default_factory=set)  # the language's words (keywords, builtins)
 
     @classmethod
-    def of(cls, scan: Scan, written: Counter | None = None) -> "WordUse":
-        """The words of `scan`; `written`: the counts of its masked text's runs of letters, as written
-        (`written_words`), where the caller has them. Each distinct word and name is split once."""
-        use = cls()
-        for word, uses in (written if written is not None else written_words(scan.masked)).items():
-            use.counts[word.lower()] += uses
+    def of(cls, scan: Scan, lowered: Counter | None = None) -> "WordUse":
+        """The words of `scan`; `lowered`: the counts of its masked text's runs of letters, in lower case
+        (`lowered_words`), where the caller has them (it is kept). Each distinct word and name is split once."""
+        use = cls(counts=lowered if lowered is not None else lowered_words(scan.masked))
+        # (counted in plain dicts, added to the Counters at once: a Counter's += calls its __missing__ in Python
+        # for each new word)
+        in_names: dict[str, int] = {}  # word of names -> uses
+        whole: dict[str, int] = {}  # a name of several words that is one run of letters (getName) -> uses
         inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
         alone: set[str] = set()  # words that are a name of their own
         for name, uses in Counter(map(itemgetter(1), scan.identifiers)).items():
             parts = _name_words(name)
             for part in parts:
-                use.counts[part] += uses
-                use.names[part] += uses
+                in_names[part] = in_names.get(part, 0) + uses
             if len(parts) == 1:
                 alone.update(parts)
             else:
@@ -82,13 +83,19 @@ class WordUse:
                 for part in parts:
                     inside.setdefault(part, set()).add(key)
                 if _WORD.fullmatch(name):
-                    use.names[name.lower()] += uses
-                    alone.add(name.lower())
+                    lower = name.lower()
+                    whole[lower] = whole.get(lower, 0) + uses
+                    alone.add(lower)
+        use.counts.update(in_names)
+        use.names.update(in_names)
+        use.names.update(whole)
         use.only_in = {word: next(iter(keys)) for word, keys in inside.items()
                        if len(keys) == 1 and word not in alone}
+        in_literals: dict[str, int] = {}
         for text, uses in Counter(map(itemgetter(1), scan.literals)).items():
             for part in _name_words(text):
-                use.counts[part] += uses
+                in_literals[part] = in_literals.get(part, 0) + uses
+        use.counts.update(in_literals)
         use.language.update(scan.keywords)
         if scan.language.kind == "python":
             use.language.update(python_words())
@@ -102,9 +109,9 @@ def _name_words(name: str) -> tuple[str, ...]:
     return tuple(identifier_words(name))
 
 
-def written_words(text: str) -> Counter:
-    """The runs of ASCII letters of `text`, as written, with their counts."""
-    return Counter(_WORD.findall(text))
+def lowered_words(text: str) -> Counter:
+    """The runs of ASCII letters of `text`, in lower case, with their counts."""
+    return Counter(word.lower() for word in _WORD.findall(text))
 
 
 class Vocabulary:
