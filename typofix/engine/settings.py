@@ -118,7 +118,7 @@ class DecodingSettings:
     # Of the wide pass's neighbours more than two edits away, only the N best by the scorer without its model
     # terms (edits, frequency, sound, phones) are scored with the model (0: all of them); the nearer ones always
     # are. A far neighbour the cheap features rank low seldom wins (figures: docs/tuning.md, "Less model work").
-    wide_model_candidates: int = knob(6, "of the wide search's neighbours 3+ edits away, score only the N best by "
+    wide_model_candidates: int = knob(4, "of the wide search's neighbours 3+ edits away, score only the N best by "
                                       "the cheap features (edits, frequency, sound) with the model; 0: all", "N",
                                       low=0)
     prune: bool = knob(True)  # stop the wide beam's hypotheses that can no longer beat the cheap answer
