@@ -1,14 +1,19 @@
-"""`check --jobs N`: the files read, and their words weighed and checked, in N worker processes, each with its
-own Corrector, results handed back in file order, so the output is that of one process. Without --jobs (or
-with 1) the same calls run here, in order. Workers are spawned, not forked (as `typofix.engine.jobs`
-explains).
+"""`check --jobs N`: the files read, and their words weighed and checked, in N processes, this one and N - 1
+workers, each with its own Corrector, results handed back in file order, so the output is that of one process.
+Without --jobs (or with 1) the same calls run here, in order. Workers are spawned, not forked (as
+`typofix.engine.jobs` explains).
 
-Reading is a task a file. Weighing the run's words is a task a worker: each searches its share of the distinct
-words, and the searches come back here (`Corrector.search_memory`). Checking is a task a group of files: the
-worker takes the search of the group's words with it (`Corrector.remember`), weighs any the run did not
-(`FileChecker.prepare`), then finds each file's typos from that search; one process weighs all the run's words
-at once. A streamed file (`Streamed`: big plain text) is not read with the others: its windows are
-read (a task each, a few ahead) when its turn comes to be checked, and each is checked as one group."""
+This process is one of the N: it hands a task to a worker while the workers have fewer than two each under way,
+and otherwise does the task itself rather than wait (its result held until its turn). So it reads files while
+the workers start up (spawning a process and loading its Corrector takes about a second), and a run of N
+processes needs N - 1 start-ups, not N.
+
+Reading is a task a file. Weighing the run's words is a share a process: each searches its share of the
+distinct words, this process's search kept by its Corrector and the workers' handed back to it
+(`Corrector.search_memory`, `Corrector.remember`), so each word is searched once. Checking is a task a group
+of files: a worker takes the search of the group's words with it; this process has it already. A streamed
+file (`Streamed`: big plain text) is not read with the others: its windows are read (a task each, a few
+ahead) when its turn comes to be checked, and each is checked as one group."""
 
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
 
 _checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
-GROUPS_PER_JOB = 3  # check tasks a worker gets: enough to even out the work, few enough for large batches
+GROUPS_PER_JOB = 3  # check tasks a process gets: enough to even out the work, few enough for large batches
 MAX_GROUP = 2000  # files in one check task at most
 
 
@@ -73,25 +78,33 @@ def _search(words: list[str]):
 
 
 def _findings(task: tuple[list[Checkable], object]) -> list[Found]:
-    items, memory = task
-    if memory is not None:
-        _checker.corrector.remember(memory)
-    _checker.prepare(items)
+    """The findings of a group of items, from `search`: a worker's, handed with the task; `HELD`: this
+    process holds the search of their words already; None: the words are weighed now, in one batch."""
+    items, search = task
+    if search is None:
+        _checker.prepare(items)
+    elif search is not HELD:
+        _checker.corrector.remember(search)
     return [_checker.findings(item) for item in items]
 
 
+HELD = "held"  # a check task's words were weighed by this process's `CheckPool.prepare`
+
+
 class CheckPool:
-    """Checkables and findings of many files, in their order, in `jobs` processes (1: this one)."""
+    """Checkables and findings of many files, in their order, in `jobs` processes: this one and `jobs` - 1
+    workers. This process does a task itself whenever the workers have enough to do, rather than wait for them:
+    it reads while they start up, and it weighs a share of the words and checks groups of files too."""
 
     def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False):
         self.jobs = jobs
         self._executor = None
-        self._memory = None  # with workers: the search of the words the last `prepare` had them weigh
+        self._prepared = False  # whether this process holds the search of every word `findings` will check
         if jobs > 1:
-            self._executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+            self._executor = ProcessPoolExecutor(jobs - 1, multiprocessing.get_context("spawn"),
                                                  initializer=_start, initargs=(recipe, identifiers, real_words))
-        else:
-            _start(recipe, identifiers, real_words)
+            self._executor.submit(int)  # spawned now, they start up while this process loads and reads
+        _start(recipe, identifiers, real_words)
 
     def __enter__(self) -> "CheckPool":
         return self
@@ -117,23 +130,25 @@ class CheckPool:
 
     def windows(self, path: str) -> Iterator[Checkable]:
         """What of each window of the streamed file at `path` the model must see, in order, read as they are
-        asked for (with --jobs, a few ahead, in the workers)."""
+        asked for (with --jobs, a few ahead)."""
         yield from self._ordered(_read_window, windows(path))
 
     def prepare(self, words: Iterable[str]) -> None:
-        """Weigh the run's `words` now, in large batches: in one process, or each word in one of the workers,
-        whose searches are then handed to the worker that checks a file with the word (two workers checking
-        files with the same words would otherwise both search them). Held until the next `prepare` (a streamed
-        file's window): what is held stays one call's words, however big the file."""
+        """Weigh the run's `words` now, in large batches: in one process, or a share in each, this one's
+        kept by its corrector and the workers' searches handed back to it, so that each word is searched once
+        and every group of files, checked here or in a worker, is checked from the same search. Held by this
+        process's corrector, within the engine's bound on remembered words, however big the file."""
         if self._executor is None:
             _checker.prepare_words(words)
             return
         distinct = sorted({w.lower() for w in words})
-        # one shard a worker: the search is cheaper a word in larger batches (six shards took 17% more CPU)
-        shards = [distinct[k::self.jobs] for k in range(self.jobs)]
-        self._memory = None
-        for memory in self._executor.map(_search, [shard for shard in shards if shard]):
-            self._memory = memory if self._memory is None else self._memory.merged(memory)
+        # one share a process: the search is cheaper a word in larger batches (six shards took 17% more CPU)
+        shares = [distinct[k::self.jobs] for k in range(self.jobs)]
+        searches = [self._executor.submit(_search, share) for share in shares[1:] if share]
+        _checker.prepare_words(shares[0])
+        for search in searches:
+            _checker.corrector.remember(search.result())
+        self._prepared = True
 
     def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:
         """Each of the items (whose `work` adds up to `weight`) with its findings (unfiltered), in order."""
@@ -141,26 +156,43 @@ class CheckPool:
             for item in items:
                 yield item, _checker.findings(item)
             return
-        tasks = ((group, self._memory.only({w.lower() for item in group for w in item.words()})
-                  if self._memory is not None else None)
-                 for group in _groups(items, weight, self.jobs * GROUPS_PER_JOB))
-        for (group, _), found in self._ordered(_findings, tasks, keyed=True):
-            yield from zip(group, found)
+        groups = _groups(items, weight, self.jobs * GROUPS_PER_JOB)
+        search = HELD if self._prepared else None
+        for group, found in self._ordered(_findings, ((group, search) for group in groups), keyed=True,
+                                          shipped=self._with_search):
+            yield from zip(group[0], found)
 
-    def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False) -> Iterator:
-        if self._executor is None:
-            for argument in arguments:
-                yield (argument, function(argument)) if keyed else function(argument)
-            return
+    @staticmethod
+    def _with_search(task: tuple[list[Checkable], object]) -> tuple[list[Checkable], object]:
+        """A check task as a worker gets it: with the search of its words, where this process holds it."""
+        group, search = task
+        if search is not HELD:
+            return task
+        return group, _checker.corrector.search_memory({w.lower() for item in group for w in item.words()})
+
+    def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False,
+                 shipped: Callable = lambda argument: argument) -> Iterator:
+        """`function` of each argument, in order: sent to a worker (as `shipped` makes it) while the workers
+        have fewer than two tasks each under way, else done here (done here: its result is held until its turn).
+        In flight at most 4 x jobs: a big tree is not all in flight at once."""
         pending: deque[tuple[object, Future]] = deque()
+        workers = self.jobs - 1
         for argument in arguments:
-            pending.append((argument, self._executor.submit(function, argument)))
-            if len(pending) >= 4 * self.jobs:  # bounded: a big tree is not all in flight at once
-                argument, future = pending.popleft()
-                yield (argument, future.result()) if keyed else future.result()
+            busy = sum(not future.done() for _, future in pending)
+            if self._executor is not None and busy < 2 * workers:
+                pending.append((argument, self._executor.submit(function, shipped(argument))))
+            else:
+                done = Future()
+                done.set_result(function(argument))
+                pending.append((argument, done))
+            while pending and (len(pending) >= 4 * self.jobs or pending[0][1].done()):
+                yield self._result(*pending.popleft(), keyed)
         while pending:
-            argument, future = pending.popleft()
-            yield (argument, future.result()) if keyed else future.result()
+            yield self._result(*pending.popleft(), keyed)
+
+    @staticmethod
+    def _result(argument, future: Future, keyed: bool):
+        return (argument, future.result()) if keyed else future.result()
 
 
 def work(item: Checkable) -> int:
