@@ -8,6 +8,8 @@ import pickle
 
 import pytest
 
+from bench.model_work import count_rows
+
 from typofix.engine.corrector import Corrector
 from typofix.engine.results import Correction
 from typofix.engine.settings import DecodingSettings
@@ -108,11 +110,16 @@ def test_a_search_memory_stands_for_the_search_in_another_corrector(corrector, t
     processes) and corrects from it what it would have found itself; a memory of other settings is refused."""
     words = ["speling", "recieve", "teh"]
     memory = pickle.loads(pickle.dumps(corrector.search_memory(words)))
-    assert len(memory) == 3 and len(memory.only(["teh", "absent"])) == 1
-    assert len(memory.only(["teh"]).merged(memory.only(["speling"]))) == 2
+    assert len(memory) == 3
     other = Corrector.load(tiny_ckpt, settings=SMALL)
-    other.remember(memory.only(["speling", "teh"]))
-    assert other.weigh(words) == corrector.weigh(words)
+    other.remember(pickle.loads(pickle.dumps(corrector.search_memory(["speling", "teh"]))))
+    rows = count_rows(other.stepper)
+    assert other.weigh(["speling", "teh"]) == corrector.weigh(["speling", "teh"]) and rows == [0]  # remembered
+    mine, theirs = other.weigh(words), corrector.weigh(words)
+    assert rows[0] > 0  # recieve, searched here
+    # searched here, alone: the same answer (scores from a batch of another size agree to float rounding)
+    assert [c.word for c in mine["recieve"].corrections] == [c.word for c in theirs["recieve"].corrections]
+    assert mine["recieve"].own == pytest.approx(theirs["recieve"].own)
     assert other.corrections_many(["teh speling recieve"]) == corrector.corrections_many(["teh speling recieve"])
     with pytest.raises(ValueError, match="other settings"):
         Corrector.load(tiny_ckpt, settings=SMALL.with_(beam=2)).remember(memory)

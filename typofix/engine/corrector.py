@@ -49,15 +49,6 @@ class SearchMemory:
     def __len__(self) -> int:
         return len(self.searched)
 
-    def merged(self, other: "SearchMemory") -> "SearchMemory":
-        """This memory and `other`'s (of the same settings) together."""
-        if other.settings != self.settings:
-            raise ValueError("a search memory of other settings")
-        return SearchMemory(self.settings, {**self.searched, **other.searched})
-
-    def only(self, words: Iterable[str]) -> "SearchMemory":
-        """The memory of those of `words` (lowercase) it holds."""
-        return SearchMemory(self.settings, {w: self.searched[w] for w in words if w in self.searched})
 
 
 class Corrector:
