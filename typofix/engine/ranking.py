@@ -195,11 +195,6 @@ def _shared_prefix(a: str, b: str) -> int:
     return n
 
 
-# Candidates whose features are held at once (`FittedScorer._scores`): 4,096 rows of F float64 features are
-# 0.7 MB, and numpy's per-call overhead is spread over enough rows to cost nothing measurable.
-SCORED_AT_ONCE = 4_096
-
-
 @dataclass(frozen=True)
 class FittedScorer:
     """Linear weights over `FEATURES` and the alpha the model score feature was normalised with."""
@@ -229,39 +224,22 @@ class FittedScorer:
                     edits, phone_distances=None) -> np.ndarray:
         """(M,) scores of each typo's candidates `words[i]` as its corrections, all typos at once; higher is
         better (see `features_many`)."""
-        return self._scores(typos, words, log_probs, steps, log_priors, edits, phone_distances, with_model=True)
+        return self._features(typos, words, log_probs, steps, log_priors, edits, phone_distances) @ self.weights
 
     def scores_without_model(self, typos: list[str], words: list[list[str]], steps, log_priors, edits,
                              phone_distances=None) -> np.ndarray:
         """(M,) `scores_many` with the model's features at 0: what the cheap features alone say of each
         candidate, to choose which ones are worth the model's time."""
-        return self._scores(typos, words, np.zeros(len(steps)), steps, log_priors, edits, phone_distances,
-                            with_model=False)
+        out = self._features(typos, words, np.zeros(len(steps)), steps, log_priors, edits, phone_distances)
+        out[:, [FEATURES.index(name) for name in MODEL_FEATURES]] = 0.0
+        return out @ self.weights
 
-    def _scores(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors, edits,
-                phone_distances, with_model: bool) -> np.ndarray:
-        """The weighted `features_many` of the candidates, worked out for a few typos at a time: the (M, F)
-        features of a wide pass's batch (hundreds of candidates a typo) were 34 MB at once, the largest buffer
-        of a run's peak. Each candidate's row is the same whatever its chunk, so are the scores."""
+    def _features(self, typos: list[str], words: list[list[str]], log_probs, steps, log_priors, edits,
+                  phone_distances) -> np.ndarray:
+        """`features_many` of the candidates, the per-candidate values as float64 arrays."""
         array = lambda values: np.asarray(values, dtype=np.float64)  # noqa: E731
-        log_probs, steps, log_priors, edits = array(log_probs), array(steps), array(log_priors), array(edits)
-        out = np.empty(len(steps), dtype=np.float64)
-        model_columns = [FEATURES.index(name) for name in MODEL_FEATURES]
-        start = first = 0
-        sizes = [len(group) for group in words]
-        while first < len(typos):
-            last, end = first + 1, start + sizes[first]
-            while last < len(typos) and end + sizes[last] <= SCORED_AT_ONCE:
-                end += sizes[last]
-                last += 1
-            features = features_many(typos[first:last], words[first:last], log_probs[start:end], steps[start:end],
-                                     log_priors[start:end], edits[start:end], self.alpha,
-                                     None if phone_distances is None else phone_distances[start:end])
-            if not with_model:
-                features[:, model_columns] = 0.0
-            out[start:end] = features @ self.weights
-            first, start = last, end
-        return out
+        return features_many(typos, words, array(log_probs), array(steps), array(log_priors), array(edits),
+                             self.alpha, phone_distances)
 
 
 @lru_cache(maxsize=4)
