@@ -130,7 +130,7 @@ def test_sound_codes_from_another_jellyfish_are_rebuilt(cache, words):
     want = _answers("sound", cached("sound", words.digest, make, load))
     (saved,) = cache.iterdir()
     codes = np.load(saved / "metaphone.npy")
-    np.save(saved / "metaphone.npy", np.char.add("Q", codes))  # as if Metaphone had changed
+    np.save(saved / "metaphone.npy", np.char.add(b"Q", codes))  # as if Metaphone had changed
     builds = Builds(make)
     assert _answers("sound", cached("sound", words.digest, builds, load)) == want and builds.count == 1
 

@@ -55,7 +55,7 @@ class SoundIndex:
         self._set(words, {
             "rows": np.array(rows, dtype=np.int64),  # (N,) each indexed word's row in `counts`
             "log_count": np.log10(np.maximum(np.array([counts[words[r]] for r in rows], dtype=np.float64), 1.0)),
-            "metaphone": np.array(metaphones, dtype=str),  # (N,) each word's codes
+            "metaphone": _code_array(metaphones),  # (N,) each word's codes
             **_CodeGroups.build(metaphones, with_deletions=True).arrays("metaphone"),
             **_CodeGroups.build(soundexes).arrays("soundex"),
         })
@@ -68,7 +68,7 @@ class SoundIndex:
         # The codes were computed by jellyfish, which may have changed since: recompute a sample (ValueError
         # tells the cache to build afresh).
         sample = np.linspace(0, len(index.words) - 1, num=min(64, len(index.words)), dtype=np.int64).tolist()
-        if any(sound_codes(index.words[i])[0] != index._metaphone[i] for i in sample):
+        if [sound_codes(index.words[i])[0] for i in sample] != index._metaphones(np.array(sample, dtype=np.int64)):
             raise ValueError("sound codes differ from this jellyfish's")
         return index
 
@@ -79,7 +79,8 @@ class SoundIndex:
         self._length = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
         # Object arrays: a pool of a few hundred words is picked out in one fancy index, not a Python loop.
         self._words = np.array(self.words, dtype=object)
-        self._metaphone = self._arrays["metaphone"].astype(object)
+        if self._arrays["metaphone"].dtype.kind != "S":
+            raise ValueError("sound index arrays of another format")
         self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
         self._by_soundex = _CodeGroups.from_arrays(self._arrays, "soundex")
 
@@ -112,11 +113,16 @@ class SoundIndex:
                 result[i] = self._best(typos[i], metaphones[who], rows[starts[who]:starts[who + 1]], n, exclude[i])
         return result
 
+    def _metaphones(self, rows: np.ndarray) -> list[str]:
+        """The Metaphone codes of the words at `rows`, decoded where they are asked for (all 250,000 as Python
+        strings were 15 MB of every run that read the index)."""
+        return _decoded(self._arrays["metaphone"][rows])
+
     def _best(self, typo: str, metaphone: str, rows: np.ndarray, n: int, skip) -> list[str]:
         """The `n` best of the pool `rows` (sorted) for `typo`, not `typo` itself nor in `skip`."""
         pool = self._words[rows]
         similarity = process.cdist([typo], pool, scorer=Levenshtein.normalized_similarity, dtype=np.float32)[0]
-        sound = process.cdist([metaphone], self._metaphone[rows], scorer=Levenshtein.distance, dtype=np.int32)[0]
+        sound = process.cdist([metaphone], self._metaphones(rows), scorer=Levenshtein.distance, dtype=np.int32)[0]
         score = SIMILARITY_WEIGHT * similarity - SOUND_WEIGHT * sound + FREQUENCY_WEIGHT * self._log_count[rows]
         found = []
         for k in np.argsort(-score, kind="stable").tolist():
@@ -142,15 +148,15 @@ class _CodeGroups:
 
     @classmethod
     def build(cls, codes: list[str], with_deletions: bool = False) -> "_CodeGroups":
-        ordered = np.array(codes, dtype=str)
+        ordered = _code_array(codes)
         order = np.argsort(ordered, kind="stable")
         ordered = ordered[order]
         first = np.concatenate([[True], ordered[1:] != ordered[:-1]]) if len(codes) else np.zeros(0, dtype=bool)
         starts = np.flatnonzero(first)
         arrays = {"codes": ordered[starts], "order": order, "starts": np.append(starts, len(codes))}
         if with_deletions:
-            variants, owners = _all_deletions(arrays["codes"].tolist())
-            variants = np.array(variants, dtype=arrays["codes"].dtype)
+            variants, owners = _all_deletions(_decoded(arrays["codes"]))
+            variants = _code_array(variants)
             by_variant = np.argsort(variants, kind="stable")
             arrays.update(variants=variants[by_variant], variant_of=owners[by_variant])
         return cls(arrays)
@@ -176,7 +182,7 @@ class _CodeGroups:
         lo, hi = self._spans(self.variants, variants)
         owner, positions = expand_spans(whose, lo, hi)
         owner, listed = unique_pairs(owner, self.variant_of[positions], len(self.codes))
-        close = process.cpdist([codes[o] for o in owner.tolist()], self.codes[listed].tolist(),
+        close = process.cpdist([codes[o] for o in owner.tolist()], _decoded(self.codes[listed]),
                                scorer=Levenshtein.distance, score_cutoff=1, dtype=np.int32) <= 1
         return owner[close], listed[close]
 
@@ -192,11 +198,23 @@ class _CodeGroups:
             return np.zeros(len(wanted), dtype=np.int64), np.zeros(len(wanted), dtype=np.int64)
         # Of the listed strings' own dtype: searchsorted would otherwise convert all of them on every call. That
         # cuts a string longer than the longest listed one, which is not listed: its span is made empty.
-        keys = np.array(wanted, dtype=listed.dtype)
+        encoded = [w.encode("utf-8") for w in wanted]
+        keys = np.array(encoded, dtype=listed.dtype)
         lo, hi = np.searchsorted(listed, keys, side="left"), np.searchsorted(listed, keys, side="right")
-        width = listed.dtype.itemsize // 4  # characters of the longest listed string
-        too_long = np.fromiter(map(len, wanted), dtype=np.int64, count=len(wanted)) > width
+        width = listed.dtype.itemsize  # bytes of the longest listed string
+        too_long = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) > width
         return lo, np.where(too_long, lo, hi)
+
+
+def _code_array(codes: list[str]) -> np.ndarray:
+    """Codes as one fixed-width array of UTF-8 bytes (they sort as the strings do): a code is a few ASCII
+    letters, and numpy's unicode arrays spend four bytes a character (the variants' table was 20 MB)."""
+    return np.array([c.encode("utf-8") for c in codes], dtype=bytes) if codes else np.zeros(0, dtype="S1")
+
+
+def _decoded(codes: np.ndarray) -> list[str]:
+    """The strings of a `_code_array`'s items."""
+    return [c.decode("utf-8") for c in codes.tolist()]
 
 
 def _deletions(code: str) -> set[str]:
