@@ -21,7 +21,7 @@ import re
 import sys
 import tokenize
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from typofix.apps.check.languages import PYTHON
@@ -241,7 +241,7 @@ def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[Names, set[str]]:
     used = _KEYWORDS.intersection(uses)
     for word in used:
         del uses[word]
-    return Names(uses, lambda: _placed_names(code)), {name.lower() for name in used}
+    return Names(uses, partial(_placed_names, code)), {name.lower() for name in used}
 
 
 def _placed_names(code: str) -> list[tuple[int, str]]:

@@ -19,7 +19,7 @@ class Names(Sequence):
     counts them in C hands `place`, which finds where each stands only when that is asked (--identifiers, an
     ignored line): most runs never ask, and a match object for every name of a file was a tenth of reading it."""
 
-    def __init__(self, uses: Counter, place: Callable[[], list[tuple[int, str]]]):
+    def __init__(self, uses: Counter, place: Callable[[], list[tuple[int, str]]]):  # (a partial: it pickles)
         self.uses, self._place, self._placed = uses, place, None
 
     def _pairs(self) -> list[tuple[int, str]]:
