@@ -10,6 +10,7 @@ import keyword
 import os
 import sys
 import tokenize
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -73,7 +74,11 @@ def by_lex(text: str):
         found = lex(text)
     except Unreadable:
         return None
-    return (found.names, found.comments, [(at, token) for at, token, _ in found.strings],
+    placed = list(found.names)
+    # the names counted in C are the names placed one by one
+    assert found.names.uses == Counter(name for _, name in placed)
+    assert list(found.names.uses) == list(dict.fromkeys(name for _, name in placed))
+    return (placed, found.comments, [(at, token) for at, token, _ in found.strings],
             {at for at, _, docstring in found.strings if docstring})
 
 

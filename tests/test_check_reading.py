@@ -104,6 +104,18 @@ def test_inline_ignores():
     assert words(scan.masked) == ["Write", "on", "a", "line", "of", "its", "own.", "teh"]  # a mention is no mark
 
 
+def test_python_names_are_counted_and_placed_and_an_ignored_line_drops_its_own():
+    source = "recieve = 1\nrecieve_all = recieve  # typofix: ignore\nprint(recieve, 2e5)\n"
+    scan = scan_text("mod.py", source)
+    placed = list(scan.identifiers)
+    third = source.index("print")
+    assert placed == [(0, "recieve"), (third, "print"), (third + 6, "recieve")]  # the names of line 2 left out
+    assert all(source.startswith(name, at) for at, name in placed)
+    assert scan.name_uses() == {"recieve": 2, "print": 1}
+    assert scan_text("mod.py", source.replace("typofix: ignore", "typofix")).name_uses() == {
+        "recieve": 3, "recieve_all": 1, "print": 1}
+
+
 def test_a_big_plain_text_is_read_in_blocks_that_read_as_the_whole_file(tmp_path):
     """Each block is cut after a blank line (no code span of plain text goes past one), so the blocks' masked
     texts put together are the whole file's, and each block knows where it starts."""

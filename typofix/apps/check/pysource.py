@@ -20,14 +20,14 @@ import keyword
 import re
 import sys
 import tokenize
-from functools import lru_cache
-from operator import itemgetter
+from collections import Counter
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from typofix.apps.check.languages import PYTHON
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
 from typofix.apps.check.prose import blank, mask_rst
-from typofix.apps.check.regions import Regions, Scan
+from typofix.apps.check.regions import Names, Regions, Scan
 
 _PREFIX = re.compile(r"[A-Za-z]*")
 # The functions of `re` (and of a compiled pattern's module) whose first argument is a pattern.
@@ -83,10 +83,10 @@ class Unreadable(ValueError):
 
 class Lexed(NamedTuple):
     """What `lex` finds in Python source, each list in text order: `names` (offset, name), keywords left
-    out; the `keywords` used; `comments` (offset, comment); `strings` (offset, the literal with its prefix
+    out (`Names`: counted at once, placed when asked); the `keywords` used; `comments` (offset, comment); `strings` (offset, the literal with its prefix
     and quotes, whether it is a docstring)."""
 
-    names: list[tuple[int, str]]
+    names: Names
     keywords: set[str]
     comments: list[tuple[int, str]]
     strings: list[tuple[int, str, bool]]
@@ -224,9 +224,10 @@ def lex(text: str) -> Lexed:
     return Lexed(names, keywords, comments, strings, patterns)
 
 
-def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[list[tuple[int, str]], set[str]]:
+def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[Names, set[str]]:
     """The names of the code of `text` (all but the `hidden` spans), keywords left out, and the keywords
-    (lowercase): one pass over the file's code, blanked elsewhere, instead of one a run of code."""
+    (lowercase): one pass over the file's code, blanked elsewhere, instead of one a run of code. The names are
+    counted in C (`findall`); where each stands is found only if asked (--identifiers, an ignored line)."""
     parts, end = [], 0
     for start, stop in sorted(hidden):
         if stop > end:
@@ -234,9 +235,18 @@ def _names(text: str, hidden: list[tuple[int, int]]) -> tuple[list[tuple[int, st
             parts += (text[end:start], " " * (stop - start))
             end = stop
     parts.append(text[end:])
-    found = [(m.start(), m[1]) for m in _NAME.finditer("".join(parts)) if m.lastindex]
-    keywords = {name.lower() for name in _KEYWORDS.intersection(map(itemgetter(1), found))}
-    return [pair for pair in found if pair[1] not in _KEYWORDS], keywords
+    code = "".join(parts)
+    uses = Counter(_NAME.findall(code))  # (a number's match has no name: "")
+    uses.pop("", None)
+    used = _KEYWORDS.intersection(uses)
+    for word in used:
+        del uses[word]
+    return Names(uses, partial(_placed_names, code)), {name.lower() for name in used}
+
+
+def _placed_names(code: str) -> list[tuple[int, str]]:
+    """(offset, name) of each name of `code` (strings and comments blanked), keywords left out."""
+    return [(m.start(), m[1]) for m in _NAME.finditer(code) if m.lastindex and m[1] not in _KEYWORDS]
 
 
 def _last_name(text: str, start: int, end: int) -> int | None:
@@ -306,14 +316,15 @@ def scan_python(path: str, text: str) -> Scan | None:
     except Unreadable:
         return None
     regions = Regions(text)
-    regions.identifiers = found.names
     regions.keywords = found.keywords
     for at, comment in found.comments:
         regions.add(at, blank(comment) if at == 0 and comment.startswith("#!") else mask_comment(comment))
     for at, token, docstring in found.strings:
         if at not in found.patterns:  # re.compile("...") and its kind: a pattern, not words
             _literal(regions, at, token, docstring)
-    return regions.scan(path, PYTHON)
+    scan = regions.scan(path, PYTHON)
+    scan.identifiers = found.names  # (in text order already)
+    return scan
 
 
 def _literal(regions: Regions, start: int, token: str, docstring: bool) -> None:

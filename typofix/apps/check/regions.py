@@ -5,10 +5,36 @@ blanked, where the code's string literals are in it, the code's identifiers and 
 from __future__ import annotations
 
 import bisect
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from typofix.apps.check.languages import Language
 from typofix.apps.check.prose import blank
+
+
+class Names(Sequence):
+    """A file's names as (offset, name) pairs in text order, with how often each is used (`uses`): a reader that
+    counts them in C hands `place`, which finds where each stands only when that is asked (--identifiers, an
+    ignored line): most runs never ask, and a match object for every name of a file was a tenth of reading it."""
+
+    def __init__(self, uses: Counter, place: Callable[[], list[tuple[int, str]]]):  # (a partial: it pickles)
+        self.uses, self._place, self._placed = uses, place, None
+
+    def _pairs(self) -> list[tuple[int, str]]:
+        if self._placed is None:
+            self._placed = self._place()
+        return self._placed
+
+    def __getitem__(self, i):
+        return self._pairs()[i]
+
+    def __len__(self) -> int:
+        return len(self._pairs())
+
+    def __iter__(self):
+        return iter(self._pairs())
 
 
 @dataclass
@@ -25,10 +51,16 @@ class Scan:
     text: str
     language: Language
     masked: str
-    identifiers: list[tuple[int, str]] = field(default_factory=list)
+    identifiers: Sequence[tuple[int, str]] = field(default_factory=list)  # a list, or `Names`
     literals: list[tuple[int, str]] = field(default_factory=list)
     keywords: frozenset[str] = frozenset()
     strings: list[tuple[int, int]] = field(default_factory=list)
+
+    def name_uses(self) -> Counter:
+        """{name: uses} of `identifiers`, in the order each is first used."""
+        if isinstance(self.identifiers, Names):
+            return self.identifiers.uses
+        return Counter(map(itemgetter(1), self.identifiers))
 
     def in_string(self, offset: int) -> bool:
         """Whether text[offset] stands in a string literal of code (`strings`)."""

@@ -72,7 +72,7 @@ class WordUse:
         whole: dict[str, int] = {}  # a name of several words that is one run of letters (getName) -> uses
         inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
         alone: set[str] = set()  # words that are a name of their own
-        for name, uses in Counter(map(itemgetter(1), scan.identifiers)).items():
+        for name, uses in scan.name_uses().items():
             parts = _name_words(name)
             for part in parts:
                 in_names[part] = in_names.get(part, 0) + uses
