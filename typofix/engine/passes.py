@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from typofix.engine.candidates import Neighbours
+from typofix.engine.heap import release_freed_memory
 from typofix.engine.ranking import Candidate, Ranker
 from typofix.engine.results import Trace, TracedCandidate
 from typofix.engine.scoring import Hypothesis, take_rows, trie_hypotheses
@@ -203,28 +204,6 @@ class Passes:
                                    edits[w] if edits.get(w) is not None else osa_distance(typo, w),
                                    self.lexicon.log_prior(w), scores[w])
                 for w, h in candidates.items() if w}
-
-
-def _malloc_trim():
-    """glibc's `malloc_trim`, or None where the C library has none (musl, macOS)."""
-    try:
-        import ctypes
-        return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return None
-
-
-_MALLOC_TRIM = _malloc_trim()
-
-
-def release_freed_memory() -> None:
-    """Give the pages of memory freed by a batch back to the system (glibc's `malloc_trim`: free chunks only,
-    nothing in use). onnxruntime allocates and frees buffers of every size at every decoder step (its arena is
-    off, see `typofix.engine.onnx_stepper`); glibc raises its mmap threshold past the largest freed, so later
-    ones come from the heap, where they stayed resident among live objects and grew with every batch: on the
-    standard library's check, 310 -> 260 MB of anonymous memory at the peak, the same answers."""
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
 
 
 def decide_between(others: list[Candidate], keep: Candidate, margin: float, k: int,
