@@ -96,16 +96,24 @@ def _split_tokens(text: str, max_len: int, leave_special: bool, bad_bytes: bool)
         if leave_special and ((bad_bytes and _touches_bad_byte(text, at, end))
                               or (text.startswith(".", end) and _INITIAL.fullmatch(token))):
             continue
-        for piece in _word_pieces(token, max_len, leave_special):
-            if piece.word:
-                if at > copied:
-                    pieces.append(Piece(text[copied:at], False))
-                pieces.append(piece)
-                copied = at + len(piece.text)
-            at += len(piece.text)
+        copied = _add_word(pieces, text, token, at, copied, max_len, leave_special)
     if copied < len(text):
         pieces.append(Piece(text[copied:], False))
     return pieces
+
+
+def _add_word(pieces: list[Piece], text: str, token: str, at: int, copied: int, max_len: int,
+              leave_special: bool) -> int:
+    """Append the word `token`, at `at` of `text`, to `pieces` as its word pieces, each after the copied text
+    before it (from `copied` on); where the copied text not yet in a piece now starts."""
+    for piece in _word_pieces(token, max_len, leave_special):
+        if piece.word:
+            if at > copied:
+                pieces.append(Piece(text[copied:at], False))
+            pieces.append(piece)
+            copied = at + len(piece.text)
+        at += len(piece.text)
+    return copied
 
 
 def _split_words(text: str, max_len: int, leave_special: bool, bad_bytes: bool) -> list[Piece]:
@@ -122,13 +130,7 @@ def _split_words(text: str, max_len: int, leave_special: bool, bad_bytes: bool) 
         if len(token) <= max_len and not (leave_special and (
                 (bad_bytes and _touches_bad_byte(text, at, end))
                 or (after[:1] == "." and _INITIAL.fullmatch(token)))):
-            for piece in _word_pieces(token, max_len, leave_special):
-                if piece.word:
-                    if at > copied:
-                        pieces.append(Piece(text[copied:at], False))
-                    pieces.append(piece)
-                    copied = at + len(piece.text)
-                at += len(piece.text)
+            copied = _add_word(pieces, text, token, at, copied, max_len, leave_special)
         at = end + len(after)
     if copied < len(text):
         pieces.append(Piece(text[copied:], False))
