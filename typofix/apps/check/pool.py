@@ -28,7 +28,7 @@ from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
 
-_checker: FileChecker | None = None  # one per process: the worker's, or this process's without --jobs
+_checker: FileChecker | None = None  # one per process: each worker's, and this process's
 GROUPS_PER_JOB = 3  # check tasks a process gets: enough to even out the work, few enough for large batches
 MAX_GROUP = 2000  # files in one check task at most
 

@@ -83,8 +83,8 @@ class Unreadable(ValueError):
 
 class Lexed(NamedTuple):
     """What `lex` finds in Python source, each list in text order: `names` (offset, name), keywords left
-    out (`Names`: counted at once, placed when asked); the `keywords` used; `comments` (offset, comment); `strings` (offset, the literal with its prefix
-    and quotes, whether it is a docstring)."""
+    out (`Names`: counted at once, placed when asked); the `keywords` used; `comments` (offset, comment);
+    `strings` (offset, the literal with its prefix and quotes, whether it is a docstring)."""
 
     names: Names
     keywords: set[str]
