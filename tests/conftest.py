@@ -17,11 +17,20 @@ import pytest
 TYPOS = ["speling", "recieve", "teh", "a", "acommodation", "definately", "wierd", "x"]
 
 
+_SESSION_CACHE = "TYPOFIX_TEST_SESSION_CACHE"  # the controller's index folder, handed to its xdist workers
+
+
 def pytest_configure(config):
     """Word-list indexes (typofix.words.indexcache) go to a folder of this session, for the tests and every command
-    they run: never the user's ~/.cache, never an index left by an earlier run, and each built once a session."""
-    config.typofix_cache = tempfile.mkdtemp(prefix="typofix-test-cache-")
-    os.environ["TYPOFIX_CACHE_DIR"] = config.typofix_cache
+    they run: never the user's ~/.cache, never an index left by an earlier run, and each built once a session. The
+    xdist workers share the controller's folder (the cache writes each index under a temporary name and renames
+    it into place, so processes may fill it together): building the indexes cold costs seconds a process."""
+    shared = os.environ.get(_SESSION_CACHE) if hasattr(config, "workerinput") else None
+    if shared and os.path.isdir(shared):
+        os.environ["TYPOFIX_CACHE_DIR"] = shared  # the controller removes it at the end
+    else:
+        config.typofix_cache = tempfile.mkdtemp(prefix="typofix-test-cache-")
+        os.environ["TYPOFIX_CACHE_DIR"] = os.environ[_SESSION_CACHE] = config.typofix_cache
     # Nor the user's personal word list: every command sees an empty config folder unless a test sets its own.
     config.typofix_config = tempfile.mkdtemp(prefix="typofix-test-config-")
     os.environ["XDG_CONFIG_HOME"] = config.typofix_config
