@@ -18,6 +18,7 @@ memory only, as without a cache. The `MAX_INDEXES` most recently used are kept. 
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import secrets
 import shutil
@@ -86,14 +87,45 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
         for file in os.listdir(path):
             if file.endswith(".npy"):
                 try:
+                    mapped = np.load(path / file, mmap_mode="r", allow_pickle=False)
+                    _read_pages_asked_for(mapped.base)
                     # As a plain ndarray over the mapping: a np.memmap pays a Python call on every slice.
-                    arrays[file[:-4]] = np.load(path / file, mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                    arrays[file[:-4]] = mapped.view(np.ndarray)
                 except ValueError:  # an empty array cannot be mapped
                     arrays[file[:-4]] = np.load(path / file, allow_pickle=False)
         os.utime(path)  # recently used: the last to be dropped
         return arrays
     except (OSError, ValueError, EOFError):  # missing, unreadable or cut short
         return None
+
+
+def _read_pages_asked_for(mapping) -> None:
+    """Map only the pages a lookup touches (`madvise(MADV_RANDOM)`: no read-ahead around a fault). Linux keeps a
+    file's pages in folios of up to 2 MB where it read ahead or was written in large pieces, and a fault maps the
+    whole folio: a binary search of the word list made a megabyte resident per probe (measured in
+    docs/engine.md). Where the platform has no madvise, the mapping is read as it is."""
+    if isinstance(mapping, mmap.mmap) and hasattr(mmap, "MADV_RANDOM"):
+        try:
+            mapping.madvise(mmap.MADV_RANDOM)
+        except OSError:
+            pass
+
+
+def _drop_written_pages(folder: Path) -> None:
+    """Put the files just saved in `folder` on disk and drop them from the page cache, so that the runs which map
+    them read them back page by page (`_read_pages_asked_for`) instead of in the large folios the writes left
+    there. Where it cannot be done (no fadvise, a file system without it) the pages stay: only memory is at stake."""
+    if not hasattr(os, "posix_fadvise"):
+        return
+    for file in os.listdir(folder):
+        descriptor = os.open(folder / file, os.O_RDONLY)
+        try:
+            os.fdatasync(descriptor)  # only clean pages can be dropped
+            os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
 
 
 def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -105,6 +137,7 @@ def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
         tmp.mkdir(parents=True)
         for key, array in arrays.items():
             np.save(tmp / f"{key}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        _drop_written_pages(tmp)
         os.rename(tmp, path)  # fails where another process saved the same index first: theirs is as good
         folders = list(path.parent.iterdir())
         kept = sorted((p for p in folders if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime,
