@@ -129,6 +129,11 @@ class OnnxStepper:
         # dev's first 800 typos, default preset, one process each, twice: peak RSS 460-487 -> 413-422 MB at the
         # same CPU time (3.4-5.2 s with, 3.4-3.9 without; a shared machine).
         options.enable_cpu_mem_arena = False
+        # For the same reason no memory pattern: onnxruntime plans and keeps one block layout per distinct input
+        # shape, and a long text meets hundreds of (rows, source length) shapes. The same outputs bit for bit;
+        # 400 birkbeck-dev typos, beam 4, twice, one thread: 103-122 -> 56-72 MB of anonymous memory left, peak
+        # RSS 183-196 -> 131-140 MB, CPU time the same or less (docs/engine.md).
+        options.enable_mem_pattern = False
         try:
             self.encoder, self.stepper = (onnxruntime.InferenceSession(graph, options,
                                                                        providers=["CPUExecutionProvider"])

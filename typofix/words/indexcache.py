@@ -173,21 +173,32 @@ class TextList(Sequence):
 
     def __init__(self, text: np.ndarray):
         self._text = text
-        ends = np.flatnonzero(np.asarray(text) == 10)  # the newlines
-        self._starts = np.concatenate([[0], ends + 1]) if len(text) else ends
-        self._ends = np.concatenate([ends, [len(text)]]) if len(text) else ends
+        # One array of offsets, string i being text[bounds[i] + 1:bounds[i + 1]] (bounds[0] = -1: the newlines
+        # with one before the first string and one after the last), in 32 bits where the text fits: the start and
+        # end of every string in 64 bits each were 4.5 MB of a one-word run's memory.
+        newlines = np.flatnonzero(np.asarray(text) == 10)
+        width = np.int32 if len(text) < 2**31 - 1 else np.int64
+        bounds = np.empty(len(newlines) + 2 if len(text) else 1, dtype=width)
+        bounds[0] = -1
+        if len(text):
+            bounds[1:-1], bounds[-1] = newlines, len(text)
+        self._bounds = bounds
         self._all: list[str] | None = None
         self._objects: np.ndarray | None = None  # the strings as an object array, for `take`
         self._asked = 0
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._bounds) - 1
 
     def __getitem__(self, i):
         if self._all is None and isinstance(i, int):
             self._asked += 1
             if self._asked <= self.ASKED:
-                return bytes(self._text[self._starts[i]:self._ends[i]]).decode("utf-8")
+                if i < 0:
+                    i += len(self)
+                if not 0 <= i < len(self):
+                    raise IndexError("text list index out of range")
+                return bytes(self._text[int(self._bounds[i]) + 1:int(self._bounds[i + 1])]).decode("utf-8")
         return self.strings()[i]
 
     def __iter__(self):
@@ -204,8 +215,8 @@ class TextList(Sequence):
         all of them as an object array (twice as fast as a list comprehension)."""
         if self._all is None and self._asked + len(rows) <= self.ASKED:
             self._asked += len(rows)
-            text, starts, ends = self._text, self._starts, self._ends
-            return [bytes(text[starts[i]:ends[i]]).decode("utf-8") for i in rows.tolist()]
+            text, bounds = self._text, self._bounds
+            return [bytes(text[int(bounds[i]) + 1:int(bounds[i + 1])]).decode("utf-8") for i in rows.tolist()]
         if self._objects is None:
             self._objects = np.array(self.strings(), dtype=object)
         return self._objects[rows].tolist()
@@ -213,11 +224,12 @@ class TextList(Sequence):
     def lengths(self) -> np.ndarray:
         """(N,) each string's length in characters, none decoded: its bytes, less those that continue a UTF-8
         character (few: most words are ASCII)."""
-        lengths = self._ends - self._starts
+        bounds = self._bounds.astype(np.int64)
+        lengths = np.diff(bounds) - 1
         text = np.asarray(self._text)
         if len(text) and int(text.max()) >= 0x80:
             continuing = np.flatnonzero((text & 0xC0) == 0x80)
-            lengths = lengths - np.bincount(np.searchsorted(self._starts, continuing, side="right") - 1,
+            lengths = lengths - np.bincount(np.searchsorted(bounds[:-1] + 1, continuing, side="right") - 1,
                                             minlength=len(lengths))
         return lengths
 
@@ -230,9 +242,9 @@ def sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return encoded[order], order.astype(np.int64)
 
 
-def find_strings(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> np.ndarray:
-    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes, `sorted_strings`), -1 where it is
-    not there."""
+def find_strings(listed: np.ndarray, numbers: np.ndarray | None, wanted: list[str]) -> np.ndarray:
+    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes, `sorted_strings`; None: its place
+    there), -1 where it is not there."""
     if not wanted or not len(listed):
         return np.full(len(wanted), -1, dtype=np.int64)
     # A lone surrogate (an undecodable input byte carried through) is no listed string's: its bytes are no UTF-8.
@@ -244,7 +256,7 @@ def find_strings(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> 
     at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
     fits = np.fromiter((len(e) <= listed.dtype.itemsize and b"\0" not in e for e in encoded), dtype=bool,
                        count=len(encoded))
-    return np.where((listed[at] == keys) & fits, numbers[at], -1)
+    return np.where((listed[at] == keys) & fits, numbers[at] if numbers is not None else at, -1)
 
 
 class SortedStrings:
@@ -257,7 +269,6 @@ class SortedStrings:
 
     def __init__(self, listed: np.ndarray):
         self.listed = listed
-        self._numbers = np.arange(len(listed), dtype=np.int64)  # any numbers: only found or not is asked
         self._set: set[str] | None = None
         self._asked = 0
 
@@ -270,7 +281,7 @@ class SortedStrings:
             return word in self._set
         self._asked += 1
         if self._asked <= self.ASKED:
-            return int(find_strings(self.listed, self._numbers, [word])[0]) >= 0
+            return int(find_strings(self.listed, None, [word])[0]) >= 0
         return word in self.strings()
 
     def strings(self) -> set[str]:
@@ -296,7 +307,6 @@ class SortedTable:
     def __init__(self, keys: np.ndarray, values: np.ndarray):
         self.keys, self.values = keys, values
         self._values = TextList(values)
-        self._numbers = np.arange(len(keys), dtype=np.int64)
         self._dict: dict[str, str] | None = None
         self._asked = 0
 
@@ -310,7 +320,7 @@ class SortedTable:
         if self._dict is None:
             self._asked += 1
             if self._asked <= self.ASKED:
-                row = int(find_strings(self.keys, self._numbers, [key])[0])
+                row = int(find_strings(self.keys, None, [key])[0])
                 return self._values[row] if row >= 0 else default
             self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
         return self._dict.get(key, default)
