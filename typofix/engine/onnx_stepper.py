@@ -15,7 +15,6 @@ A .onnxz file is a zip of three members, written by `typofix.training.export.exp
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from typofix.files.modelfile import ModelError, check_file
-from typofix.words.indexcache import cached
+from typofix.words.indexcache import cached, file_digest
 from typofix.words.vocab import Vocab
 
 FORMAT = "typofix-onnx"
@@ -69,7 +68,7 @@ class Graphs:
         `read_members`."""
         check_file(path)
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = file_digest(path)
         except OSError as err:
             raise ModelError(f"cannot read model {path}: {err.strerror or err}") from None
         return cached("model", digest, lambda: cls(*read_members(path)), cls.from_arrays)

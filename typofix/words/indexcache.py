@@ -59,6 +59,18 @@ def cache_dir() -> Path | None:
     return Path(base) / "typofix"
 
 
+def file_digest(path: str | Path, suffix: bytes = b"") -> str:
+    """The SHA-256 of the file's bytes followed by `suffix`, hex: what names the index built from a file. Read
+    in pieces: the whole file in one piece (the word list's 2 MB, a model's 3 MB) raised glibc's mmap threshold
+    past it, and what a run allocated after stayed in the heap. OSError as `open`."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        while piece := file.read(1 << 16):
+            digest.update(piece)
+    digest.update(suffix)
+    return digest.hexdigest()
+
+
 def cached(name: str, source: str, build: Callable[[], T], load: Callable[[dict[str, np.ndarray]], T]) -> T:
     """The index `name` of the word list whose digest is `source`: `load`ed from the cache when it is there,
     else `build`t and saved. `name` must say every parameter of `build` (for example "two-edit-40000")."""
