@@ -494,7 +494,7 @@ class Lexicon:
         lexicon._counts, lexicon._arrays, lexicon._asked, lexicon._size = None, arrays, 0, len(counts)
         # The words read in place, decoded once for every caller (the dict's keys are the same strings).
         lexicon._words = TextList(arrays["words"])
-        lexicon.total = int(counts.sum())
+        lexicon.total = int(arrays["total"][0])  # kept: summing the counts read all of their pages
         lexicon._trie = lexicon._digest = None
         return lexicon
 
@@ -503,7 +503,7 @@ class Lexicon:
         listed, rows = sorted_strings(words)
         return {"words": text_array(words),
                 "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(words)),
-                "sorted": listed, "sorted_rows": rows}
+                "total": np.array([self.total], dtype=np.int64), "sorted": listed, "sorted_rows": rows}
 
     @property
     def counts(self) -> dict[str, int]:
