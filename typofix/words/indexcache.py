@@ -130,7 +130,10 @@ def _drop_written_pages(folder: Path) -> None:
     if not hasattr(os, "posix_fadvise"):
         return
     for file in os.listdir(folder):
-        descriptor = os.open(folder / file, os.O_RDONLY)
+        try:
+            descriptor = os.open(folder / file, os.O_RDONLY)
+        except OSError:
+            continue
         try:
             os.fdatasync(descriptor)  # only clean pages can be dropped
             os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
