@@ -133,3 +133,14 @@ def test_training_samples_of_a_letter_to_phone_model_are_named_in_arpabet():
     assert set(alignment.out_chars) == {"IY"} and alignment.title.startswith("phone -> IY IY")
     assert alignment.axis_titles == PHONE_AXIS_TITLES and alignment.weights.shape == (len(alignment.out_chars), 5)
     assert np.isfinite(alignment.weights).all()
+
+
+def test_remembered_pronunciations_are_the_models_without_their_attention(model):
+    words = ["recieve", "definately", "phonetik", "recieve"]
+    asked = model.pronounce_many(words, 2, beam=2)
+    remembered = model.best_many(words, 2)
+    again = model.best_many(words, 2)  # from what it keeps
+    for found, kept, kept_again in zip(asked, remembered, again):
+        assert [(p.word, p.phones, p.score) for p in found] == [(p.word, p.phones, p.score) for p in kept]
+        assert kept == kept_again and all(p.attn is None for p in kept)
+    assert all(p.attn is not None for found in asked for p in found)  # asked directly, the weights are there

@@ -25,7 +25,6 @@ decides rewriting in `correct` and reporting in `check`, `typofix lsp` and `typo
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections import Counter
@@ -37,7 +36,7 @@ import numpy as np
 
 from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import is_swap, osa_distance
-from typofix.words.indexcache import cached
+from typofix.words.indexcache import cached, file_digest
 from typofix.words.language import english_probability, sentence_around
 from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, no_vowel,
                                  quoted, stretched, surroundings)
@@ -188,7 +187,7 @@ class Detector:
         cache (`typofix.words.indexcache`): its JSON took a tenth of a second to read on every run."""
         path = packaged(table) if "/" not in table else table
         try:
-            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            digest = file_digest(path)
         except OSError as err:
             raise ValueError(f"cannot read the misspelling detector {path}: {err}") from None
         return cached("detector", digest, lambda: cls.from_table(path), cls.from_arrays)

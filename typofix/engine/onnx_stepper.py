@@ -15,7 +15,6 @@ A .onnxz file is a zip of three members, written by `typofix.training.export.exp
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import os
@@ -26,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from typofix.files.modelfile import ModelError, check_file
-from typofix.words.indexcache import cached
+from typofix.words.indexcache import cached, file_digest
 from typofix.words.vocab import Vocab
 
 FORMAT = "typofix-onnx"
@@ -69,7 +68,7 @@ class Graphs:
         `read_members`."""
         check_file(path)
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = file_digest(path)
         except OSError as err:
             raise ModelError(f"cannot read model {path}: {err.strerror or err}") from None
         return cached("model", digest, lambda: cls(*read_members(path)), cls.from_arrays)
@@ -129,6 +128,11 @@ class OnnxStepper:
         # dev's first 800 typos, default preset, one process each, twice: peak RSS 460-487 -> 413-422 MB at the
         # same CPU time (3.4-5.2 s with, 3.4-3.9 without; a shared machine).
         options.enable_cpu_mem_arena = False
+        # For the same reason no memory pattern: onnxruntime plans and keeps one block layout per distinct input
+        # shape, and a long text meets hundreds of (rows, source length) shapes. The same outputs bit for bit;
+        # 400 birkbeck-dev typos, beam 4, twice, one thread: 103-122 -> 56-72 MB of anonymous memory left, peak
+        # RSS 183-196 -> 131-140 MB, CPU time the same or less (docs/engine.md).
+        options.enable_mem_pattern = False
         try:
             self.encoder, self.stepper = (onnxruntime.InferenceSession(graph, options,
                                                                        providers=["CPUExecutionProvider"])

@@ -21,7 +21,7 @@ from typofix.words.phones import PHONE_ALPHABET, to_arpabet
 from typofix.words.vocab import Vocab
 
 BATCH_SIZE = 256
-REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB)
+REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB: no attention)
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,9 @@ class Pronouncer:
         the same typos and words again."""
         missing = [w for w in dict.fromkeys(words) if w not in self._best]
         for word, found in zip(missing, self.pronounce_many(missing, k, beam=k)):
-            self._best[word] = tuple(found)
+            # Kept without their attention weights, which the channel never reads: a (T, S) array for each of
+            # a long text's (or an endless stream's) words would be most of what this keeps.
+            self._best[word] = tuple(Pronunciation(p.word, p.phones, p.score) for p in found)
         answer = [self._best[w][:k] for w in words]
         # A server or a Spark worker meets new typos without end: the oldest answers go first.
         for word in list(self._best)[:max(0, len(self._best) - REMEMBERED)]:

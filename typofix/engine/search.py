@@ -33,7 +33,9 @@ class LexiconConstraint:
         self._char_ids = {s: i for i, s in enumerate(symbols)}
         # The code point each id writes (specials, which are not single characters, never reach `advance`).
         self._code_points = np.array([ord(s) if len(s) == 1 else -1 for s in symbols], dtype=np.int64)
-        self._row_of = np.full(len(trie), -1, dtype=np.int64)  # node -> its row of `_masks`, -1: not built yet
+        # node -> 1 + its row of `_masks`, 0: not built yet. Zeros, so that the pages of nodes no search visits are
+        # never made (calloc'd): a one-word run visits a few hundred of the 287,434 nodes (2.3 MB as an int64 of -1).
+        self._row_after = np.zeros(len(trie), dtype=np.int64)
         self._rows_built = 0
         self._masks = np.zeros((1024, len(symbols)), dtype=bool)  # grows by doubling
 
@@ -46,16 +48,16 @@ class LexiconConstraint:
         if self.trie.is_word[node]:
             ids.append(self.eos_id)
         self._masks[row, ids] = True
-        self._row_of[node] = row
+        self._row_after[node] = row + 1
         self._rows_built += 1
 
     def allowed(self, nodes: list[int]) -> np.ndarray:
         """(N, V) bool: which ids may follow each of the N hypotheses' prefixes."""
         nodes = np.asarray(nodes, dtype=np.int64)
-        rows = self._row_of[nodes]
-        for node in sorted(set(nodes[rows < 0].tolist())):  # first: a new row may grow (replace) the table
+        rows = self._row_after[nodes]
+        for node in sorted(set(nodes[rows == 0].tolist())):  # first: a new row may grow (replace) the table
             self._build_row(node)
-        return self._masks[self._row_of[nodes]]
+        return self._masks[self._row_after[nodes] - 1]
 
     def bound(self, nodes: np.ndarray, ids: np.ndarray, raw: np.ndarray, alpha: float) -> np.ndarray:
         """An upper bound on the final reranked score of writing `ids` at `nodes` with raw log-probability

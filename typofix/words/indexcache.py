@@ -18,6 +18,7 @@ memory only, as without a cache. The `MAX_INDEXES` most recently used are kept. 
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
 import secrets
 import shutil
@@ -58,6 +59,18 @@ def cache_dir() -> Path | None:
     return Path(base) / "typofix"
 
 
+def file_digest(path: str | Path, suffix: bytes = b"") -> str:
+    """The SHA-256 of the file's bytes followed by `suffix`, hex: what names the index built from a file. Read
+    in pieces: the whole file in one piece (the word list's 2 MB, a model's 3 MB) raised glibc's mmap threshold
+    past it, and what a run allocated after stayed in the heap. OSError as `open`."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        while piece := file.read(1 << 16):
+            digest.update(piece)
+    digest.update(suffix)
+    return digest.hexdigest()
+
+
 def cached(name: str, source: str, build: Callable[[], T], load: Callable[[dict[str, np.ndarray]], T]) -> T:
     """The index `name` of the word list whose digest is `source`: `load`ed from the cache when it is there,
     else `build`t and saved. `name` must say every parameter of `build` (for example "two-edit-40000")."""
@@ -86,14 +99,48 @@ def _read(path: Path) -> dict[str, np.ndarray] | None:
         for file in os.listdir(path):
             if file.endswith(".npy"):
                 try:
+                    mapped = np.load(path / file, mmap_mode="r", allow_pickle=False)
+                    _read_pages_asked_for(mapped.base)
                     # As a plain ndarray over the mapping: a np.memmap pays a Python call on every slice.
-                    arrays[file[:-4]] = np.load(path / file, mmap_mode="r", allow_pickle=False).view(np.ndarray)
+                    arrays[file[:-4]] = mapped.view(np.ndarray)
                 except ValueError:  # an empty array cannot be mapped
                     arrays[file[:-4]] = np.load(path / file, allow_pickle=False)
         os.utime(path)  # recently used: the last to be dropped
         return arrays
     except (OSError, ValueError, EOFError):  # missing, unreadable or cut short
         return None
+
+
+def _read_pages_asked_for(mapping) -> None:
+    """Map only the pages a lookup touches (`madvise(MADV_RANDOM)`: no read-ahead around a fault). Linux keeps a
+    file's pages in folios of up to 2 MB where it read ahead or was written in large pieces, and a fault maps the
+    whole folio: a binary search of the word list made a megabyte resident per probe (measured in
+    docs/engine.md). Where the platform has no madvise, the mapping is read as it is."""
+    if isinstance(mapping, mmap.mmap) and hasattr(mmap, "MADV_RANDOM"):
+        try:
+            mapping.madvise(mmap.MADV_RANDOM)
+        except OSError:
+            pass
+
+
+def _drop_written_pages(folder: Path) -> None:
+    """Put the files just saved in `folder` on disk and drop them from the page cache, so that the runs which map
+    them read them back page by page (`_read_pages_asked_for`) instead of in the large folios the writes left
+    there. Where it cannot be done (no fadvise, a file system without it) the pages stay: only memory is at stake."""
+    if not hasattr(os, "posix_fadvise"):
+        return
+    for file in os.listdir(folder):
+        try:
+            descriptor = os.open(folder / file, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.fdatasync(descriptor)  # only clean pages can be dropped
+            os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
 
 
 def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -105,6 +152,7 @@ def _write(path: Path, arrays: dict[str, np.ndarray]) -> None:
         tmp.mkdir(parents=True)
         for key, array in arrays.items():
             np.save(tmp / f"{key}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        _drop_written_pages(tmp)
         os.rename(tmp, path)  # fails where another process saved the same index first: theirs is as good
         folders = list(path.parent.iterdir())
         kept = sorted((p for p in folders if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime,
@@ -140,21 +188,32 @@ class TextList(Sequence):
 
     def __init__(self, text: np.ndarray):
         self._text = text
-        ends = np.flatnonzero(np.asarray(text) == 10)  # the newlines
-        self._starts = np.concatenate([[0], ends + 1]) if len(text) else ends
-        self._ends = np.concatenate([ends, [len(text)]]) if len(text) else ends
+        # One array of offsets, string i being text[bounds[i] + 1:bounds[i + 1]] (bounds[0] = -1: the newlines
+        # with one before the first string and one after the last), in 32 bits where the text fits: the start and
+        # end of every string in 64 bits each were 4.5 MB of a one-word run's memory.
+        newlines = np.flatnonzero(np.asarray(text) == 10)
+        width = np.int32 if len(text) < 2**31 - 1 else np.int64
+        bounds = np.empty(len(newlines) + 2 if len(text) else 1, dtype=width)
+        bounds[0] = -1
+        if len(text):
+            bounds[1:-1], bounds[-1] = newlines, len(text)
+        self._bounds = bounds
         self._all: list[str] | None = None
         self._objects: np.ndarray | None = None  # the strings as an object array, for `take`
         self._asked = 0
 
     def __len__(self) -> int:
-        return len(self._starts)
+        return len(self._bounds) - 1
 
     def __getitem__(self, i):
         if self._all is None and isinstance(i, int):
             self._asked += 1
             if self._asked <= self.ASKED:
-                return bytes(self._text[self._starts[i]:self._ends[i]]).decode("utf-8")
+                if i < 0:
+                    i += len(self)
+                if not 0 <= i < len(self):
+                    raise IndexError("text list index out of range")
+                return bytes(self._text[int(self._bounds[i]) + 1:int(self._bounds[i + 1])]).decode("utf-8")
         return self.strings()[i]
 
     def __iter__(self):
@@ -171,8 +230,8 @@ class TextList(Sequence):
         all of them as an object array (twice as fast as a list comprehension)."""
         if self._all is None and self._asked + len(rows) <= self.ASKED:
             self._asked += len(rows)
-            text, starts, ends = self._text, self._starts, self._ends
-            return [bytes(text[starts[i]:ends[i]]).decode("utf-8") for i in rows.tolist()]
+            text, bounds = self._text, self._bounds
+            return [bytes(text[int(bounds[i]) + 1:int(bounds[i + 1])]).decode("utf-8") for i in rows.tolist()]
         if self._objects is None:
             self._objects = np.array(self.strings(), dtype=object)
         return self._objects[rows].tolist()
@@ -180,11 +239,12 @@ class TextList(Sequence):
     def lengths(self) -> np.ndarray:
         """(N,) each string's length in characters, none decoded: its bytes, less those that continue a UTF-8
         character (few: most words are ASCII)."""
-        lengths = self._ends - self._starts
+        bounds = self._bounds.astype(np.int64)
+        lengths = np.diff(bounds) - 1
         text = np.asarray(self._text)
         if len(text) and int(text.max()) >= 0x80:
             continuing = np.flatnonzero((text & 0xC0) == 0x80)
-            lengths = lengths - np.bincount(np.searchsorted(self._starts, continuing, side="right") - 1,
+            lengths = lengths - np.bincount(np.searchsorted(bounds[:-1] + 1, continuing, side="right") - 1,
                                             minlength=len(lengths))
         return lengths
 
@@ -197,9 +257,9 @@ def sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return encoded[order], order.astype(np.int64)
 
 
-def find_strings(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> np.ndarray:
-    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes, `sorted_strings`), -1 where it is
-    not there."""
+def find_strings(listed: np.ndarray, numbers: np.ndarray | None, wanted: list[str]) -> np.ndarray:
+    """(N,) the number of each of `wanted` in the sorted `listed` (UTF-8 bytes, `sorted_strings`; None: its place
+    there), -1 where it is not there."""
     if not wanted or not len(listed):
         return np.full(len(wanted), -1, dtype=np.int64)
     # A lone surrogate (an undecodable input byte carried through) is no listed string's: its bytes are no UTF-8.
@@ -211,7 +271,7 @@ def find_strings(listed: np.ndarray, numbers: np.ndarray, wanted: list[str]) -> 
     at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
     fits = np.fromiter((len(e) <= listed.dtype.itemsize and b"\0" not in e for e in encoded), dtype=bool,
                        count=len(encoded))
-    return np.where((listed[at] == keys) & fits, numbers[at], -1)
+    return np.where((listed[at] == keys) & fits, numbers[at] if numbers is not None else at, -1)
 
 
 class SortedStrings:
@@ -224,7 +284,6 @@ class SortedStrings:
 
     def __init__(self, listed: np.ndarray):
         self.listed = listed
-        self._numbers = np.arange(len(listed), dtype=np.int64)  # any numbers: only found or not is asked
         self._set: set[str] | None = None
         self._asked = 0
 
@@ -237,7 +296,7 @@ class SortedStrings:
             return word in self._set
         self._asked += 1
         if self._asked <= self.ASKED:
-            return int(find_strings(self.listed, self._numbers, [word])[0]) >= 0
+            return int(find_strings(self.listed, None, [word])[0]) >= 0
         return word in self.strings()
 
     def strings(self) -> set[str]:
@@ -263,7 +322,6 @@ class SortedTable:
     def __init__(self, keys: np.ndarray, values: np.ndarray):
         self.keys, self.values = keys, values
         self._values = TextList(values)
-        self._numbers = np.arange(len(keys), dtype=np.int64)
         self._dict: dict[str, str] | None = None
         self._asked = 0
 
@@ -277,7 +335,7 @@ class SortedTable:
         if self._dict is None:
             self._asked += 1
             if self._asked <= self.ASKED:
-                row = int(find_strings(self.keys, self._numbers, [key])[0])
+                row = int(find_strings(self.keys, None, [key])[0])
                 return self._values[row] if row >= 0 else default
             self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
         return self._dict.get(key, default)

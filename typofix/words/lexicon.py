@@ -16,8 +16,8 @@ import numpy as np
 
 from typofix.files.packagedata import packaged
 from typofix.words.casing import case_forms
-from typofix.words.indexcache import (SortedStrings, SortedTable, TextList, cached, find_strings, sorted_strings,
-                                      strings, text_array)
+from typofix.words.indexcache import (SortedStrings, SortedTable, TextList, cached, file_digest, find_strings,
+                                      sorted_strings, strings, text_array)
 from typofix.words.morphology import Morphology
 
 
@@ -176,7 +176,7 @@ class AcceptedWords:
         repairs; from the index cache, read in place (a repair looks up a few)."""
         if self._names is None:
             try:
-                digest = hashlib.sha256(self._names_path.read_bytes()).hexdigest()
+                digest = file_digest(self._names_path)
             except OSError:  # missing or unreadable: read_word_list says so in one line
                 self._names = read_word_list(self._names_path)
             else:
@@ -473,13 +473,13 @@ class Lexicon:
         """Read `word<TAB>count` lines (lowercase); None reads the bundled list."""
         path = Path(path) if path is not None else bundled_words_path()
         try:
-            data = path.read_bytes()
+            digest = file_digest(path, f"\nmin_count={min_count}".encode())
         except FileNotFoundError:
             raise LexiconError(f"word list not found: {path}") from None
         except OSError as err:
             raise LexiconError(f"cannot read word list {path}: {err}") from None
-        digest = hashlib.sha256(data + f"\nmin_count={min_count}".encode()).hexdigest()
-        lexicon = cached("words", digest, lambda: cls(_parsed_counts(path, _decoded(path, data), min_count)),
+        lexicon = cached("words", digest,
+                         lambda: cls(_parsed_counts(path, _decoded(path, path.read_bytes()), min_count)),
                          cls.from_arrays)
         lexicon._digest = digest
         return lexicon
@@ -494,7 +494,7 @@ class Lexicon:
         lexicon._counts, lexicon._arrays, lexicon._asked, lexicon._size = None, arrays, 0, len(counts)
         # The words read in place, decoded once for every caller (the dict's keys are the same strings).
         lexicon._words = TextList(arrays["words"])
-        lexicon.total = int(counts.sum())
+        lexicon.total = int(arrays["total"][0])  # kept: summing the counts read all of their pages
         lexicon._trie = lexicon._digest = None
         return lexicon
 
@@ -503,7 +503,7 @@ class Lexicon:
         listed, rows = sorted_strings(words)
         return {"words": text_array(words),
                 "counts": np.fromiter(self.counts.values(), dtype=np.int64, count=len(words)),
-                "sorted": listed, "sorted_rows": rows}
+                "total": np.array([self.total], dtype=np.int64), "sorted": listed, "sorted_rows": rows}
 
     @property
     def counts(self) -> dict[str, int]:

@@ -40,9 +40,9 @@ class PhoneIndex:
 
     def _set(self, words, keys, key_rows: np.ndarray, key_ends: np.ndarray, index: DeletionIndex | None,
              lookup: dict[str, np.ndarray] | None) -> None:
-        # key k is said by the words key_rows[key_starts[k]:key_ends[k]], most frequent first
+        # key k is said by the words key_rows[key_ends[k - 1]:key_ends[k]] (from 0 for key 0), most frequent first
+        # (`_spans`: no array of the starts, a copy of all the ends that a run would read whole)
         self.words, self.keys, self.key_rows, self.key_ends = words, keys, key_rows, key_ends
-        self.key_starts = np.concatenate([[0], key_ends[:-1]]).astype(np.int64)
         self.index = index or DeletionIndex(keys, MAX_PHONE_EDITS)
         # Keys and words are found by binary search in sorted arrays that the index cache maps, and a word's
         # keys are a slice: dictionaries of them cost a run a third of a second to build before its first word.
@@ -74,10 +74,20 @@ class PhoneIndex:
         """(N,) each key's number, -1 for a key no word has."""
         return find_strings(self._lookup["key_sorted"], self._lookup["key_sorted_number"], keys)
 
+    def _start(self, k: int) -> int:
+        return int(self.key_ends[k - 1]) if k > 0 else 0
+
+    def _spans(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(starts, ends) of the keys' rows in `key_rows`."""
+        keys = np.asarray(keys, dtype=np.int64)
+        ends = np.asarray(self.key_ends[keys], dtype=np.int64)
+        starts = np.where(keys > 0, self.key_ends[np.maximum(keys - 1, 0)], 0).astype(np.int64)
+        return starts, ends
+
     def rows_of(self, key: str) -> list[int]:
         """The rows of the words said as `key`, most frequent first ([] for a key no word has)."""
         k = int(self.key_numbers([key])[0])
-        return [] if k < 0 else self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()
+        return [] if k < 0 else self.key_rows[self._start(k):int(self.key_ends[k])].tolist()
 
     def said(self, word: str) -> tuple[str, ...]:
         """How the index says `word`: its pronunciations (() for a word it does not hold)."""
@@ -135,7 +145,7 @@ class PhoneIndex:
         distances = np.concatenate([np.zeros(len(listed)), found])  # a string is 0 from itself
         # Every (typo, word said as the pair's key) at the pair's distance, then each typo's words nearest
         # first, then by row (most frequent first), each word at its nearest.
-        pair, positions = expand_spans(np.arange(len(keys)), self.key_starts[keys], self.key_ends[keys])
+        pair, positions = expand_spans(np.arange(len(keys)), *self._spans(keys))
         owner = said_by[query][pair]
         rows, distance = self.key_rows[positions], distances[pair]
         order = np.lexsort([distance, rows, owner])  # by typo, then word, nearest first
@@ -163,7 +173,7 @@ class PhoneIndex:
         for group in heard:
             keys = [k for k in numbers[at:at + len(group)] if k >= 0]
             at += len(group)
-            rows = [r for k in keys for r in self.key_rows[self.key_starts[k]:self.key_ends[k]].tolist()]
+            rows = [r for k in keys for r in self.key_rows[self._start(k):int(self.key_ends[k])].tolist()]
             result.append([self.words[r] for r in dict.fromkeys(rows)][:n])
         return result
 

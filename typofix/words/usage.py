@@ -11,14 +11,13 @@ building a dictionary for most of a second.
 from __future__ import annotations
 
 import gzip
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from typofix.files.packagedata import packaged
-from typofix.words.indexcache import cached
+from typofix.words.indexcache import cached, file_digest
 
 
 def read_zipf_table(path: str | Path) -> dict[str, float]:
@@ -57,6 +56,8 @@ class TokenUsage:
             key = token.encode("ascii")
         except UnicodeEncodeError:
             return default
+        if len(key) > self.tokens.dtype.itemsize:  # longer than every token (and no conversion of the table)
+            return default
         at = int(np.searchsorted(self.tokens, key))
         return float(self.zipf[at]) if at < len(self.tokens) and self.tokens[at] == key else default
 
@@ -64,8 +65,12 @@ class TokenUsage:
         """(N,) `get` of every token, 0.0 for those the table lacks, by one binary search for all of them."""
         if not tokens or not len(self.tokens):
             return np.zeros(len(tokens), dtype=np.float64)
-        # A token that is not ASCII is in no table: it looks for b"", which no table holds.
-        keys = np.array([t.encode("ascii") if t.isascii() else b"" for t in tokens])
+        # A token that is not ASCII is in no table, nor one longer than the longest token: each looks for b"",
+        # which no table holds. The keys are of the table's own width: a wider one would have numpy convert the
+        # whole table (10 MB, 24 ms) on every call that has a long token (a URL, an identifier).
+        width = self.tokens.dtype.itemsize
+        keys = np.array([t.encode("ascii") if t.isascii() and len(t) <= width else b"" for t in tokens],
+                        dtype=self.tokens.dtype)
         at = np.minimum(np.searchsorted(self.tokens, keys), len(self.tokens) - 1)
         return np.where(self.tokens[at] == keys, self.zipf[at], 0.0)
 
@@ -89,7 +94,7 @@ def listed_usage() -> TokenUsage:
 def _cached_table(name: str, file: str, dtype) -> TokenUsage:
     path = packaged(file)
     try:
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = file_digest(path)
     except OSError as err:
         raise ValueError(f"cannot read the usage frequencies {path}: {err}") from None
     return cached(name, digest, lambda: TokenUsage.from_table(read_zipf_table(path), dtype), TokenUsage.from_arrays)
