@@ -90,12 +90,14 @@ def take_rows(encoded: tuple[Arrays, Arrays], rows) -> tuple[Arrays, Arrays]:
 
 
 def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: np.ndarray,
-                    outputs: list[list[list[int]]], alpha: float = 1.0) -> list[list[Hypothesis]]:
+                    outputs: list[list[list[int]]], alpha: float = 1.0, attention: bool = True
+                    ) -> list[list[Hypothesis]]:
     """Given outputs for each word (`outputs[b]`: id lists without EOS), scored as `forced_hypotheses` scores
     them, but sharing work: each word is encoded once (`encoded`, its rows in `src_len` order) and outputs that
     share a prefix share its decoder steps, as if the outputs of a word were a little prefix trie decoded one
     depth at a time. One-edit neighbours of a typo share most of their prefixes, so this takes a fraction of
-    the steps of scoring each from its first character."""
+    the steps of scoring each from its first character. Without `attention` the hypotheses carry none (the
+    same scores; gathering every output's weights is work only `explain` and the explorer read)."""
     memory_w, state_w = encoded
     trie = _OutputTrie(outputs)
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
@@ -112,7 +114,7 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
         # (R_t, V), each prefix's state
         log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words, buffers)
         step_log_probs.append(log_probs)
-        step_attn.append(weights)
+        step_attn.append(weights if attention else None)
     if not trie.ids:
         return [[] for _ in outputs]
     # Every output's steps gathered at once: rows[i, t] is output i's row among all depths' rows, stacked.

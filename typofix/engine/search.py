@@ -136,7 +136,7 @@ def _top(totals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, beam: int = 5,
                 n_best: int | None = None, alpha: float = 1.0, constraint: LexiconConstraint | None = None,
                 max_len: int | None = None, encoded: tuple[Arrays, Arrays] | None = None,
-                floor: np.ndarray | None = None) -> list[list[Hypothesis]]:
+                floor: np.ndarray | None = None, attention: bool = True) -> list[list[Hypothesis]]:
     """Batched beam search: the `beam` best hypotheses of every word advance together, words x beams in one
     `stepper.step` per output character, each step's choices made for all words at once. Returns up to
     `n_best` (default `beam`) finished hypotheses per word, best first by length-normalised log-probability
@@ -156,6 +156,9 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     score its result must beat to matter (the caller's best candidate so far, reranked). A live hypothesis
     whose best possible final score (`LexiconConstraint.bound`) cannot reach its word's floor is dropped, and
     a word stops as soon as none is left: the search ends when no live hypothesis can still win.
+
+    Without `attention` the hypotheses carry none (the same search: the weights' history, copied at every step,
+    is read only by `explain`, the explorer and the plots).
     """
     n_best = n_best or beam
     max_len = max_len or max_output_length(src_len)
@@ -179,7 +182,7 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
 
     for t in range(1, max_len + 1):
         log_probs, state, attn_history = _decoder_step(stepper, y, state, memory, banned, constraint, nodes,
-                                                       attn_history)  # (N, V)
+                                                       attn_history, attention)  # (N, V)
         vocab = log_probs.shape[-1]
         totals = (scores.reshape(-1, 1) + log_probs).reshape(len(active), beam * vocab)  # (N, V) -> (A, beam * V)
         top, index = _top(totals, min(2 * beam, beam * vocab))  # (A, K) best first
@@ -251,15 +254,16 @@ def _repeat(arrays: Arrays, beam: int) -> Arrays:
 
 
 def _decoder_step(stepper: Stepper, y, state, memory, banned: list[int], constraint: LexiconConstraint | None,
-                  nodes, attn_history: np.ndarray | None) -> tuple[np.ndarray, Arrays, np.ndarray | None]:
+                  nodes, attn_history: np.ndarray | None, attention: bool = True
+                  ) -> tuple[np.ndarray, Arrays, np.ndarray | None]:
     """One decoder step of N rows for a search: log-probabilities (N, V) with the `banned` ids and (under a
     constraint) every id off the rows' trie nodes at -inf, the new state, and the attention history (N, t, S)
-    with this step's weights appended (None for a model without attention)."""
+    with this step's weights appended (None for a model without attention, or without `attention`)."""
     log_probs, state, weights = stepper.step(y, state, memory)  # (N, V)
     log_probs[:, banned] = -np.inf
     if constraint is not None:
         log_probs[~constraint.allowed(nodes)] = -np.inf
-    if weights is not None:
+    if weights is not None and attention:
         step_attn = weights[:, None, :]  # (N, 1, S)
         attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
     return log_probs, state, attn_history
