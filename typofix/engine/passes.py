@@ -107,7 +107,7 @@ class Passes:
                                      encoded=encoded, attention=attention)
                 found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]
             one_edit = self.neighbours.one_edit(chunk)  # most frequent first
-            edits = [dict(self.neighbours.shortlist(word, near)) for word, near in zip(chunk, one_edit)]
+            edits = [dict(found) for found in self.neighbours.shortlist_many(chunk, one_edit)]
             homophones = self.neighbours.said_alike(chunk) if s.cheap_phones else [{} for _ in chunk]
             for word, near, alike in zip(chunk, edits, homophones):
                 near.update((w, d) for w, d in alike.items() if w not in near)
