@@ -20,6 +20,21 @@ def test_bundled_list_loads_with_its_counts():
     assert bundled_words_path().name == "words.tsv"
 
 
+def test_log_priors_are_log_prior_of_each_word_read_in_place_or_from_the_dict(tmp_path, monkeypatch):
+    """The batched lookup gives `log_prior`'s floats, from the index cache's arrays (a few words asked) and from
+    the dict (made once more than `ASKED` words were asked, or never cached)."""
+    words = ["the", "receive", "recieve", "", "caf\u00e9", "zzzzqx", "a" * 300, "the"]
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(tmp_path / "cache"))
+    Lexicon.from_tsv()  # cold: builds and saves the index
+    in_place = Lexicon.from_tsv()
+    assert in_place.log_priors(words) == [in_place.log_prior(w) for w in words]
+    assert in_place._counts is None  # looked up in place: no dict made for a few words
+    assert in_place.log_priors(["the"] * (Lexicon.ASKED + 1)) == [in_place.log_prior("the")] * (Lexicon.ASKED + 1)
+    monkeypatch.setenv("TYPOFIX_CACHE_DIR", "")
+    from_dict = Lexicon.from_tsv()
+    assert from_dict.log_priors(words) == [from_dict.log_prior(w) for w in words] == in_place.log_priors(words)
+
+
 def test_trie_knows_prefixes_and_word_ends():
     trie = Lexicon({"car": 3, "cart": 1, "cat": 2}).trie
     assert trie.walk("") == 0

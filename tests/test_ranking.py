@@ -4,6 +4,7 @@ fitting script's logit), and the engine ranking by the one its settings name."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from typofix.engine.settings import DecodingSettings
 from typofix.engine.sounds import Sounds
 from typofix.words.distance import osa_distance
 from typofix.words.lexicon import Lexicon
+from typofix.words.phonetic import sound_codes
 from typofix.words.usage import read_zipf_table
 
 COLUMN = {name: i for i, name in enumerate(FEATURES)}
@@ -150,6 +152,24 @@ def test_features_of_many_typos_at_once_are_each_typos_own():
     favourite = together[:, COLUMN["model_best"]]
     assert [favourite[a:b].sum() for a, b in zip(bounds[:-1], bounds[1:])] == [1, 1, 0, 1]
     assert favourite[bounds[3]] == 0  # "x" itself is never its own favourite
+
+
+def test_letter_and_code_features_are_the_plain_comparisons_of_each_pair():
+    """The comparisons made for all pairs in one numpy step are each pair's own: first and last letters differ
+    (an empty string has none), the shared start (up to 4 letters), the same Metaphone and Soundex codes."""
+    rng = random.Random(3)
+    typos = ["".join(rng.choice("abce") for _ in range(rng.randint(1, 6))) for _ in range(60)] + ["e\u0301t\u00e9"]
+    groups = [["".join(rng.choice("abce") for _ in range(rng.randint(0, 6))) for _ in range(rng.randint(0, 5))]
+              + [typo] for typo in typos]
+    size = sum(map(len, groups))
+    got = features_many(typos, groups, np.zeros(size), np.ones(size), np.zeros(size), np.ones(size), alpha=1.0)
+    pairs = [(typo, w) for typo, group in zip(typos, groups) for w in group]
+    column = lambda name: got[:, COLUMN[name]].tolist()  # noqa: E731
+    assert column("first_letter_differs") == [float(w[:1] != t[:1]) for t, w in pairs]
+    assert column("last_letter_differs") == [float(w[-1:] != t[-1:]) for t, w in pairs]
+    assert column("shared_prefix") == [float(len(os.path.commonprefix([t, w])[:4])) for t, w in pairs]
+    assert column("same_metaphone") == [float(sound_codes(t)[0] == sound_codes(w)[0]) for t, w in pairs]
+    assert column("soundex_differs") == [float(sound_codes(t)[1] != sound_codes(w)[1]) for t, w in pairs]
 
 
 def test_usage_is_todays_frequency_and_zero_for_a_word_wordfreq_lacks():

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from typofix.engine.scoring import forced_hypotheses, length_normalised, take_rows, trie_hypotheses
+from typofix.engine.scoring import forced_hypotheses, length_normalised, take_rows, take_steps, trie_hypotheses
 from typofix.engine.search import beam_search
 
 
@@ -51,3 +51,46 @@ def test_trie_scoring_equals_scoring_each_output_alone(tiny_stepper, tiny_batch,
             assert np.allclose(got.attn, want.attn, atol=1e-5)
     nothing = trie_hypotheses(tiny_stepper, take_rows(encoded, [0, 1]), src_len[[0, 1]], [[], []])
     assert nothing == [[], []]
+
+
+class _CountingStepper:
+    """A stepper that counts the decoder rows it runs."""
+
+    def __init__(self, stepper):
+        self.stepper, self.rows = stepper, 0
+        self.pad_id, self.sos_id, self.eos_id = stepper.pad_id, stepper.sos_id, stepper.eos_id
+
+    def encode(self, src, src_len):
+        return self.stepper.encode(src, src_len)
+
+    def step(self, y, state, memory):
+        self.rows += len(y)
+        return self.stepper.step(y, state, memory)
+
+
+def test_the_trie_reuses_the_greedy_decodes_rows_for_the_same_scores(tiny_stepper, tiny_batch, tiny_model):
+    """Outputs sharing the greedy answer's prefixes take those rows from its trail: the same scores (the same
+    numbers, up to the runtime's batch-size rounding), fewer rows run; and so for some words of the batch."""
+    _, vocab = tiny_model
+    src, src_len = tiny_batch
+    counting = _CountingStepper(tiny_stepper)
+    encoded = counting.encode(src, src_len)
+    trail = []
+    greedy = beam_search(counting, None, src_len, beam=1, alpha=0.5, encoded=encoded, attention=False, trail=trail)
+    answers = [hyps[0].ids for hyps in greedy]
+    # each word's greedy answer with a letter changed at its end, another output and the empty one
+    outputs = [[ids[:-1] + [vocab.encode("e")[0]], ids + ids[:1], vocab.encode("spell"), []] for ids in answers]
+    counting.rows = 0
+    plain = trie_hypotheses(counting, encoded, src_len, outputs, 0.5, attention=False)
+    run_alone = counting.rows
+    counting.rows = 0
+    reused = trie_hypotheses(counting, encoded, src_len, outputs, 0.5, attention=False, known=trail)
+    assert counting.rows < run_alone
+    for want, got in zip(plain, reused):
+        assert [h.ids for h in got] == [h.ids for h in want]
+        assert [h.score for h in got] == pytest.approx([h.score for h in want], abs=1e-5)
+    rows = np.array([2, 0])
+    some = trie_hypotheses(counting, take_rows(encoded, rows), src_len[rows], [outputs[r] for r in rows], 0.5,
+                           attention=False, known=take_steps(trail, rows, len(src_len)))
+    for hyps, r in zip(some, rows):
+        assert [h.score for h in hyps] == pytest.approx([h.score for h in plain[r]], abs=1e-5)

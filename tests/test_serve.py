@@ -67,7 +67,8 @@ def bundled():
 def test_correct_api_carries_the_models_attention(bundled):
     answer = correct(bundled, "recieve")
     corrector = Corrector.load(resolve_model())  # the model `typofix correct` runs
-    expected = corrector.suggest("recieve", 5)
+    expected = corrector.suggest_many(["recieve"], 5, attention=True)[0]  # with the attention, as the page asks
+    assert all(s.attn is None for s in corrector.suggest("recieve", 5))  # which no other caller pays for
     [entry] = answer["words"]
     assert entry["input"] == "recieve" and entry["chars"] == list("recieve")
     [result] = entry["results"]

@@ -148,7 +148,7 @@ class Explorer:
             with served.lock:
                 corrected = served.corrector.correct_each([query])[0]  # each request a document of its own
                 # What `typofix correct --top-k K` gives for each word, with the attention of each candidate.
-                explained = served.corrector.suggest_many(words, k)
+                explained = served.corrector.suggest_many(words, k, attention=True)
             answer["models"].append({"index": index, "name": served.name, "corrected": corrected})
             eos = served.corrector.vocab.symbols[served.corrector.vocab.eos_id]
             for entry, candidates in zip(answer["words"], explained):

@@ -43,10 +43,18 @@ class Neighbours:
     def shortlist(self, word: str, near: list[str]) -> list[tuple[str, int]]:
         """Of the lexicon words `near` one edit from `word`, those the cheap pass scores with the model: the
         `shortlist` best by the channel alone (prior and first letter), with their edit distance (1)."""
+        return self.shortlist_many([word], [near])[0]
+
+    def shortlist_many(self, words: list[str], near: list[list[str]]) -> list[list[tuple[str, int]]]:
+        """`shortlist` of each word, the priors of all their neighbours looked up at once."""
         s = self.settings
-        best = sorted(near, key=lambda w: (-(s.prior_weight * self.lexicon.log_prior(w)
-                                             - s.first_letter_weight * (w[:1] != word[:1])), w))
-        return [(w, 1) for w in best[:s.shortlist]]
+        priors = iter(self.lexicon.log_priors([w for group in near for w in group]))
+        found = []
+        for word, group in zip(words, near):
+            first = word[:1]
+            keys = [(-(s.prior_weight * next(priors) - s.first_letter_weight * (w[:1] != first)), w) for w in group]
+            found.append([(w, 1) for _, w in sorted(keys)[:s.shortlist]])
+        return found
 
     def said_alike(self, words: list[str]) -> list[dict[str, int]]:
         """The cheap pass's sound candidates, with their edit distance: the `homophone_candidates` most frequent

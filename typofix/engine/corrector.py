@@ -194,13 +194,15 @@ class Corrector:
         return self.pipeline.suggest_many([word], k, with_typo)[0]
 
     @takes_texts
-    def suggest_many(self, words: list[str], k: int = 5, with_typo: bool = False) -> list[list[Suggestion]]:
+    def suggest_many(self, words: list[str], k: int = 5, with_typo: bool = False,
+                     attention: bool = False) -> list[list[Suggestion]]:
         """`suggest` for every word, decoded in shared batches: its corrections, never the typo itself (a word
         typed without its capitals or apostrophe gets the dictionary's form among them: monday -> Monday). An
         accepted word comes first as itself; input that is not one correctable word (a URL, a number, a phrase,
         an acronym) gets its `correct` with score 0.0. `with_typo`: the typo competes too, at its own score
-        under the confidence rule, so that the first is what `correct` writes (for `typofix evaluate`)."""
-        return self.pipeline.suggest_many(words, k, with_typo)
+        under the confidence rule, so that the first is what `correct` writes (for `typofix evaluate`).
+        `attention`: each with the model's attention weights as its evidence (`Suggestion.attn`; the explorer's)."""
+        return self.pipeline.suggest_many(words, k, with_typo, attention)
 
     @takes_text
     def explain(self, word: str, k: int = 5) -> list[Suggestion]:
@@ -208,7 +210,8 @@ class Corrector:
         even when the word is accepted and ranked without the confidence rule (this shows what the model does,
         not what `correct` would keep)."""
         typo = word.lower()
-        return [Suggestion(c.word, c.score, typo, c.attn) for c in self.passes.rank([typo], k, decide=False)[typo]]
+        return [Suggestion(c.word, c.score, typo, c.attn)
+                for c in self.passes.rank([typo], k, decide=False, attention=True)[typo]]
 
     @takes_texts
     def trace(self, words: list[str]) -> dict[str, Trace]:

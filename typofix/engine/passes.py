@@ -18,7 +18,7 @@ from typofix.engine.candidates import Neighbours
 from typofix.engine.heap import release_freed_memory
 from typofix.engine.ranking import Candidate, Ranker
 from typofix.engine.results import Trace, TracedCandidate
-from typofix.engine.scoring import Hypothesis, take_rows, trie_hypotheses
+from typofix.engine.scoring import Hypothesis, take_rows, take_steps, trie_hypotheses
 from typofix.engine.search import LexiconConstraint, beam_search
 from typofix.engine.settings import DecodingSettings
 from typofix.engine.stepper import Stepper, length_batches
@@ -40,18 +40,20 @@ class Passes:
         self.stepper, self.vocab, self.lexicon, self.settings = stepper, vocab, lexicon, settings
         self.constraint, self.neighbours, self.ranker, self.batch_size = constraint, neighbours, ranker, batch_size
 
-    def rank(self, words: list[str], k: int, decide: bool = True, accepted=frozenset()) -> dict[str, list[Candidate]]:
+    def rank(self, words: list[str], k: int, decide: bool = True, accepted=frozenset(),
+             attention: bool = False) -> dict[str, list[Candidate]]:
         """Up to `k` candidates for each lowercase word, best first. With `decide`, the typo itself comes first
         when it is in `accepted` (it was written as an accepted word), or unless the best correction beats it by
         `min_confidence` (for `correct`, `suggest`); without, all candidates in score order, the typo itself
-        only where it is a listed word (for `explain`)."""
+        only where it is a listed word (for `explain`). `attention`: each candidate with the model's attention
+        weights (for `explain` and the explorer; the rest read none)."""
         result: dict[str, list[Candidate]] = {}
         if not self.settings.use_lexicon:
             covered = [w for w in words if w and self.vocab.covers(w)]
-            result.update(self.model_alone(covered, k))
+            result.update(self.model_alone(covered, k, attention))
             return {w: result.get(w) or [Candidate(w, 0.0)] for w in words}
         if decide:
-            for word, (others, keep) in self.judged(words, k).items():
+            for word, (others, keep) in self.judged(words, k, attention).items():
                 result[word] = ([Candidate(word, 0.0)] if keep is None  # characters the model cannot read
                                 else decide_between(others, keep, self.settings.min_confidence, k,
                                                     first=word in accepted))
@@ -59,37 +61,40 @@ class Passes:
         for word in words:
             if not word or not self.vocab.covers(word):
                 result[word] = [Candidate(word, 0.0)]
-        for word, (ranked, keep) in self.search([w for w in words if w not in result]).items():
+        for word, (ranked, keep) in self.search([w for w in words if w not in result], attention=attention).items():
             listed = [c for c in ranked if c.word != word or word in self.lexicon]
             result[word] = listed[:k] or [keep]
         return result
 
-    def judged(self, words: list[str], k: int) -> dict[str, tuple[list[Candidate], Candidate | None]]:
+    def judged(self, words: list[str], k: int, attention: bool = False
+               ) -> dict[str, tuple[list[Candidate], Candidate | None]]:
         """Per lowercase word: its `k` best corrections (the typo itself not among them) and the typo's own
         candidate with its own score, for the caller's confidence rule (None: a word of characters the model
-        cannot read, which is left as it is)."""
+        cannot read, which is left as it is); `attention` as in `rank`."""
         result: dict[str, tuple[list[Candidate], Candidate | None]] = {}
         for word in words:
             if not word or not self.vocab.covers(word):
                 result[word] = ([], None)
-        for word, (ranked, keep) in self.search([w for w in words if w not in result]).items():
+        for word, (ranked, keep) in self.search([w for w in words if w not in result], attention=attention).items():
             result[word] = ([c for c in ranked if c.word != word][:k], keep)
         return result
 
-    def model_alone(self, words: list[str], k: int) -> dict[str, list[Candidate]]:
+    def model_alone(self, words: list[str], k: int, attention: bool = False) -> dict[str, list[Candidate]]:
         """Plain beam search, no lexicon: the model's own top `k` (an empty output is never offered)."""
         result = {}
         for chunk, src, src_len in self.batches(words):
-            beams = beam_search(self.stepper, src, src_len, beam=max(k, self.settings.beam), alpha=self.settings.alpha)
+            beams = beam_search(self.stepper, src, src_len, beam=max(k, self.settings.beam), alpha=self.settings.alpha,
+                                attention=attention)
             for word, hyps in zip(chunk, beams):
                 found = [Candidate(self.vocab.decode(h.ids), h.score, h.attn) for h in hyps if h.ids]
                 result[word] = found[:k] or [Candidate(word, 0.0)]
         return result
 
-    def search(self, words: list[str], trace: dict[str, Trace] | None = None
+    def search(self, words: list[str], trace: dict[str, Trace] | None = None, attention: bool = False
                ) -> dict[str, tuple[list[Candidate], Candidate]]:
         """Per word: its candidates ranked (the typo itself among them) and the typo's own candidate, through
-        the cheap pass for all and the wide pass for the uncertain. `trace`: filled with each word's `Trace`."""
+        the cheap pass for all and the wide pass for the uncertain. `trace`: filled with each word's `Trace`;
+        `attention` as in `rank`."""
         if self.stepper is None:
             return self.channel_alone(words, trace)
         s = self.settings
@@ -97,17 +102,20 @@ class Passes:
         for chunk, src, src_len in self.batches(words):
             encoded = self.stepper.encode(src, src_len)  # once per typo, for every pass and candidate
             found = [{} for _ in chunk]  # per word: output -> its hypothesis
+            # The greedy decode's rows, which the cheap pass's trie reuses where its candidates share the greedy
+            # answer's prefixes (a third of its rows on birkbeck-dev).
+            trail = [] if s.greedy and not attention else None
             if s.greedy:
                 greedy = beam_search(self.stepper, None, src_len, beam=1, alpha=s.alpha, constraint=self.constraint,
-                                     encoded=encoded)
+                                     encoded=encoded, attention=attention, trail=trail)
                 found = [{self.vocab.decode(h.ids): h for h in hyps} for hyps in greedy]
             one_edit = self.neighbours.one_edit(chunk)  # most frequent first
-            edits = [dict(self.neighbours.shortlist(word, near)) for word, near in zip(chunk, one_edit)]
+            edits = [dict(found) for found in self.neighbours.shortlist_many(chunk, one_edit)]
             homophones = self.neighbours.said_alike(chunk) if s.cheap_phones else [{} for _ in chunk]
             for word, near, alike in zip(chunk, edits, homophones):
                 near.update((w, d) for w, d in alike.items() if w not in near)
                 near[word] = 0  # the typo itself: what the confidence rule weighs the corrections against
-            self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits])
+            self._score_into(found, chunk, encoded, src_len, [list(near) for near in edits], attention, trail)
             ranked = self.ranker.rank_many(chunk, found, edits, hear=s.cheap_phones)
             if trace is not None:
                 for word, cands, near, scored in zip(chunk, found, edits, ranked):
@@ -125,7 +133,7 @@ class Passes:
                     floor = np.array([ranked[r][0].score for r in uncertain], dtype=np.float32)
                     beams = beam_search(self.stepper, None, sub_len, beam=s.beam, alpha=s.alpha,
                                         constraint=self.constraint, encoded=sub,
-                                        floor=floor if s.prune and s.scorer == "hand" else None)
+                                        floor=floor if s.prune and s.scorer == "hand" else None, attention=attention)
                 more = []
                 wides = self.neighbours.wide([chunk[r] for r in uncertain], s.one_edit_candidates,
                                              [one_edit[r] for r in uncertain])
@@ -140,7 +148,8 @@ class Passes:
                 if s.wide_model_candidates:
                     more = self.ranker.best_without_model([chunk[r] for r in uncertain], more,
                                                           [edits[r] for r in uncertain], s.wide_model_candidates)
-                self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more)
+                self._score_into([found[r] for r in uncertain], [chunk[r] for r in uncertain], sub, sub_len, more,
+                                 attention, trail and take_steps(trail, rows, len(chunk)))
                 widened = self.ranker.rank_many([chunk[r] for r in uncertain], [found[r] for r in uncertain],
                                                 [edits[r] for r in uncertain])
                 for row, cands in zip(uncertain, widened):
@@ -175,13 +184,15 @@ class Passes:
         """`length_batches` of `words` at this engine's batch size."""
         return length_batches(words, self.vocab, self.batch_size)
 
-    def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]]) -> None:
-        """Score each word's `outputs` not yet in `found` (as one prefix trie per word) and add them."""
+    def _score_into(self, found: list[dict], chunk: list[str], encoded, src_len, outputs: list[list[str]],
+                    attention: bool, known: list | None = None) -> None:
+        """Score each word's `outputs` not yet in `found` (as one prefix trie per word) and add them; `known`: a
+        greedy decode's trail of the same encoding (`trie_hypotheses`)."""
         todo = [[w for w in outs if w not in cands] for outs, cands in zip(outputs, found)]
         if not any(todo):
             return
         hyps = trie_hypotheses(self.stepper, encoded, src_len, [[self.vocab.encode(w) for w in outs] for outs in todo],
-                               self.settings.alpha)
+                               self.settings.alpha, attention, known)
         for cands, outs, scored in zip(found, todo, hyps):
             cands.update(zip(outs, scored))
 

@@ -97,12 +97,13 @@ class TextPipeline:
                 found[t].append(Correction(starts[t][i], starts[t][i] + len(written), written, fixed))
         return found
 
-    def suggest_many(self, words: list[str], k: int, with_typo: bool = False) -> list[list[Suggestion]]:
+    def suggest_many(self, words: list[str], k: int, with_typo: bool = False, attention: bool = False
+                     ) -> list[list[Suggestion]]:
         """Up to `k` corrections of each word, best first: its corrections and, where it is typed without its
         capitals or apostrophe, its repaired form, never the typo itself (`with_typo`: the typo too, competing
         under the confidence rule, so that the first is what `correct_many` gives). An accepted word comes
         first as itself; input that is not one correctable word (a URL, a number, a phrase, an acronym) gets
-        its `correct_many` with score 0.0."""
+        its `correct_many` with score 0.0. `attention`: each suggestion with the model's attention weights."""
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
         single = {}
@@ -110,7 +111,7 @@ class TextPipeline:
             pieces = split_text(word, self.max_word_len, self.settings.leave_special)
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
-        judged = self.passes.judged(sorted(set(single.values())), k) if self.settings.use_lexicon else {}
+        judged = self.passes.judged(sorted(set(single.values())), k, attention) if self.settings.use_lexicon else {}
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
         found = []
@@ -118,7 +119,7 @@ class TextPipeline:
             if word not in single:
                 found.append([Suggestion(passed[word], 0.0, word)])
             elif not self.settings.use_lexicon:
-                ranked = self.passes.rank([single[word]], k)[single[word]]
+                ranked = self.passes.rank([single[word]], k, attention=attention)[single[word]]
                 found.append([Suggestion(match_case(word, c.word), c.score, word, c.attn) for c in ranked])
             else:
                 found.append(self._suggested(word, *judged[single[word]], k, with_typo))

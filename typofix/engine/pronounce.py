@@ -21,7 +21,7 @@ from typofix.words.phones import PHONE_ALPHABET, to_arpabet
 from typofix.words.vocab import Vocab
 
 BATCH_SIZE = 256
-REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB: no attention)
+REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB)
 
 
 @dataclass(frozen=True)
@@ -62,15 +62,17 @@ class Pronouncer:
         digit)."""
         return "".join(c for c in word.lower() if c in self.vocab.alphabet and c not in PHONE_ALPHABET)
 
-    def pronounce_many(self, words: list[str], k: int = 1, beam: int | None = None) -> list[list[Pronunciation]]:
+    def pronounce_many(self, words: list[str], k: int = 1, beam: int | None = None,
+                       attention: bool = True) -> list[list[Pronunciation]]:
         """Up to `k` pronunciations of each word, likeliest first (none for a word with no letter), from a beam
-        of `beam` (default max(k, 4))."""
+        of `beam` (default max(k, 4)); without `attention`, none of them carries its attention weights."""
         beam = max(k, beam or 4)
         letters = [self.readable(w) for w in words]
         found: dict[str, list[Pronunciation]] = {}
         for chunk, src, src_len in length_batches(sorted({w for w in letters if w}), self.vocab, BATCH_SIZE):
             # Phones run longer than letters only in a few words (x: K S); twice the letters and two more is room.
-            hyps = beam_search(self.stepper, src, src_len, beam=beam, alpha=1.0, max_len=2 * len(chunk[-1]) + 2)
+            hyps = beam_search(self.stepper, src, src_len, beam=beam, alpha=1.0, max_len=2 * len(chunk[-1]) + 2,
+                               attention=attention)
             for word, best in zip(chunk, hyps):
                 phones = [(self._phones(h.ids), h) for h in best]
                 found[word] = [Pronunciation(word, p, h.score, h.attn) for p, h in phones if p]
@@ -79,12 +81,10 @@ class Pronouncer:
     def best_many(self, words: list[str], k: int = 2) -> list[tuple[Pronunciation, ...]]:
         """The `k` likeliest pronunciations of each word from a beam of `k` (the phone channel's question,
         asked of every unknown word: the narrowest beam that holds them), kept per word: the channel asks about
-        the same typos and words again."""
+        the same typos and words again. The channel reads phones only: no attention weights."""
         missing = [w for w in dict.fromkeys(words) if w not in self._best]
-        for word, found in zip(missing, self.pronounce_many(missing, k, beam=k)):
-            # Kept without their attention weights, which the channel never reads: a (T, S) array for each of
-            # a long text's (or an endless stream's) words would be most of what this keeps.
-            self._best[word] = tuple(Pronunciation(p.word, p.phones, p.score) for p in found)
+        for word, found in zip(missing, self.pronounce_many(missing, k, beam=k, attention=False)):
+            self._best[word] = tuple(found)
         answer = [self._best[w][:k] for w in words]
         # A server or a Spark worker meets new typos without end: the oldest answers go first.
         for word in list(self._best)[:max(0, len(self._best) - REMEMBERED)]:

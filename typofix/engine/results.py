@@ -18,8 +18,9 @@ WHY = ("misspelling", "real-word")  # why a text correction is offered
 class Suggestion:
     """One correction of a word: `word` (in the case of `typo`, the input as written), its `score` (higher is
     better; on the ranking's scale, `typofix.engine.ranking`) and its evidence: the changes that turn the typo
-    into the word and, from `Corrector.explain`, the attention weights `attn` (T, S) of the model writing it,
-    T its characters then EOS, S the typo's characters (None otherwise, or for a model without attention)."""
+    into the word and, from `Corrector.explain` (and `suggest_many(..., attention=True)`), the attention weights
+    `attn` (T, S) of the model writing it, T its characters then EOS, S the typo's characters (None otherwise, or
+    for a model without attention)."""
 
     word: str
     score: float

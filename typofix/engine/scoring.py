@@ -89,19 +89,38 @@ def take_rows(encoded: tuple[Arrays, Arrays], rows) -> tuple[Arrays, Arrays]:
     return tuple(a[rows] for a in memory), tuple(a[rows] for a in state)
 
 
+def take_steps(trail: list, rows: np.ndarray, batch: int) -> list:
+    """A greedy decode's trail (`search.Step`s) for some words only, numbered as in `take_rows(encoded, rows)`."""
+    number = np.full(batch, -1, dtype=np.int64)
+    number[rows] = np.arange(len(rows))
+    taken = []
+    for step in trail:
+        keep = np.flatnonzero(number[step.words] >= 0)
+        taken.append(type(step)(number[step.words[keep]], step.y[keep], step.log_probs[keep],
+                                tuple(a[keep] for a in step.state)))
+    return taken
+
+
 def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: np.ndarray,
-                    outputs: list[list[list[int]]], alpha: float = 1.0) -> list[list[Hypothesis]]:
+                    outputs: list[list[list[int]]], alpha: float = 1.0, attention: bool = True,
+                    known: list | None = None) -> list[list[Hypothesis]]:
     """Given outputs for each word (`outputs[b]`: id lists without EOS), scored as `forced_hypotheses` scores
     them, but sharing work: each word is encoded once (`encoded`, its rows in `src_len` order) and outputs that
     share a prefix share its decoder steps, as if the outputs of a word were a little prefix trie decoded one
     depth at a time. One-edit neighbours of a typo share most of their prefixes, so this takes a fraction of
-    the steps of scoring each from its first character."""
+    the steps of scoring each from its first character. Without `attention` the hypotheses carry none (the
+    same scores; gathering every output's weights is work only `explain` and the explorer read).
+
+    `known`: the trail of a greedy decode of the same encoding (`search.beam_search`, without attention): the
+    rows of the prefixes the greedy answer ran through are taken from it, not run again (a row's output depends
+    on its own inputs only, so they are the same numbers)."""
     memory_w, state_w = encoded
     trie = _OutputTrie(outputs)
     step_log_probs, step_attn = [], []  # per depth: (R_t, V), (R_t, S) or None
     state = None
     widest = max((len(words) for words, _, _ in trie.depths), default=0)
     buffers = [np.empty((min(widest, STEP_ROWS), *a.shape[1:]), dtype=a.dtype) for a in memory_w]
+    on_path = np.zeros(0, dtype=bool)  # per row of the depth before: its prefix is the greedy answer's
     for t, (words, parents, tokens) in enumerate(trie.depths):
         if t == 0:
             y = np.full(len(words), stepper.sos_id, dtype=np.int64)
@@ -109,10 +128,15 @@ def trie_hypotheses(stepper: Stepper, encoded: tuple[Arrays, Arrays], src_len: n
         else:
             y = tokens
             state = tuple(a[parents] for a in state)
-        # (R_t, V), each prefix's state
-        log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words, buffers)
+        if known is None or attention or t >= len(known):
+            # (R_t, V), each prefix's state
+            log_probs, state, weights = _step_in_chunks(stepper, y, state, memory_w, words, buffers)
+        else:
+            log_probs, state, on_path = _step_known(stepper, y, state, memory_w, words, buffers, known[t],
+                                                    len(src_len), on_path[parents] if t else None)
+            weights = None
         step_log_probs.append(log_probs)
-        step_attn.append(weights)
+        step_attn.append(weights if attention else None)
     if not trie.ids:
         return [[] for _ in outputs]
     # Every output's steps gathered at once: rows[i, t] is output i's row among all depths' rows, stacked.
@@ -155,6 +179,36 @@ def _step_in_chunks(stepper: Stepper, y: np.ndarray, state: Arrays, memory_w: Ar
     state = tuple(np.concatenate([p[1][i] for p in parts]) for i in range(len(parts[0][1])))
     weights = None if parts[0][2] is None else np.concatenate([p[2] for p in parts])  # (R, S)
     return log_probs, state, weights
+
+
+def _step_known(stepper: Stepper, y: np.ndarray, state: Arrays, memory_w: Arrays, words: np.ndarray,
+                buffers: list[np.ndarray], greedy, batch: int, parent_on_path: np.ndarray | None):
+    """`_step_in_chunks` of one depth's rows, those on the greedy answer's path (their parent is, the word was
+    still decoding at this step and the row reads the id the greedy decode read) copied from its trail's `greedy`
+    step: (log_probs, state, which rows were on the path)."""
+    if not len(greedy.words):  # every word had finished
+        log_probs, state, _ = _step_in_chunks(stepper, y, state, memory_w, words, buffers)
+        return log_probs, state, np.zeros(len(words), dtype=bool)
+    position = np.full(batch, -1, dtype=np.int64)
+    position[greedy.words] = np.arange(len(greedy.words))
+    at = position[words]  # (R_t,) each row's word's row in the greedy step, -1: it had finished
+    on_path = at >= 0
+    if parent_on_path is not None:  # at depth 0 every row reads the start id and its word's encoder state
+        on_path &= parent_on_path & (greedy.y[np.maximum(at, 0)] == y)
+    run = np.flatnonzero(~on_path)
+    if not len(run):
+        return greedy.log_probs[at], tuple(a[at] for a in greedy.state), on_path
+    ran = _step_in_chunks(stepper, y[run], tuple(a[run] for a in state), memory_w, words[run], buffers)
+    log_probs = np.empty((len(words), ran[0].shape[1]), dtype=ran[0].dtype)  # (R_t, V)
+    log_probs[run] = ran[0]
+    copied = np.flatnonzero(on_path)
+    log_probs[copied] = greedy.log_probs[at[copied]]
+    new_state = []
+    for computed, greedy_state in zip(ran[1], greedy.state):
+        merged = np.empty((len(words), *computed.shape[1:]), dtype=computed.dtype)
+        merged[run], merged[copied] = computed, greedy_state[at[copied]]
+        new_state.append(merged)
+    return log_probs, tuple(new_state), on_path
 
 
 class _OutputTrie:

@@ -8,6 +8,8 @@ Shapes: B words, A words still decoding, S source length, N = A x beam decoder r
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from typofix.engine.scoring import Hypothesis, length_normalised
@@ -138,7 +140,8 @@ def _top(totals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, beam: int = 5,
                 n_best: int | None = None, alpha: float = 1.0, constraint: LexiconConstraint | None = None,
                 max_len: int | None = None, encoded: tuple[Arrays, Arrays] | None = None,
-                floor: np.ndarray | None = None) -> list[list[Hypothesis]]:
+                floor: np.ndarray | None = None, attention: bool = True,
+                trail: list | None = None) -> list[list[Hypothesis]]:
     """Batched beam search: the `beam` best hypotheses of every word advance together, words x beams in one
     `stepper.step` per output character, each step's choices made for all words at once. Returns up to
     `n_best` (default `beam`) finished hypotheses per word, best first by length-normalised log-probability
@@ -158,7 +161,16 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     score its result must beat to matter (the caller's best candidate so far, reranked). A live hypothesis
     whose best possible final score (`LexiconConstraint.bound`) cannot reach its word's floor is dropped, and
     a word stops as soon as none is left: the search ends when no live hypothesis can still win.
+
+    Without `attention` the hypotheses carry none (the same search: the weights' history, copied at every step,
+    is read only by `explain`, the explorer and the plots).
+
+    `trail` (greedy only, `beam=1`): a list to which each step appends its `Step` (the words still decoding,
+    their input ids, the model's log-probabilities before any masking, the new state), so that scoring
+    outputs that share the greedy answer's prefixes (`scoring.trie_hypotheses`) reuses these rows.
     """
+    if trail is not None and beam != 1:
+        raise ValueError("a trail follows a greedy decode (beam 1): one row a word")
     n_best = n_best or beam
     max_len = max_len or max_output_length(src_len)
     memory, state = encoded if encoded is not None else stepper.encode(src, src_len)  # (B, S, ...), 2 x (B, D)
@@ -180,8 +192,11 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     banned = [stepper.pad_id, stepper.sos_id]  # never written by a decoder; UNK stays possible only unconstrained
 
     for t in range(1, max_len + 1):
+        unmasked = [] if trail is not None else None
         log_probs, state, attn_history = _decoder_step(stepper, y, state, memory, banned, constraint, nodes,
-                                                       attn_history)  # (N, V)
+                                                       attn_history, attention, unmasked)  # (N, V)
+        if trail is not None:
+            trail.append(Step(active, y, unmasked[0], state))
         vocab = log_probs.shape[-1]
         totals = (scores.reshape(-1, 1) + log_probs).reshape(len(active), beam * vocab)  # (N, V) -> (A, beam * V)
         top, index = _top(totals, min(2 * beam, beam * vocab))  # (A, K) best first
@@ -252,16 +267,31 @@ def _repeat(arrays: Arrays, beam: int) -> Arrays:
     return tuple(np.repeat(a, beam, axis=0) for a in arrays)
 
 
+class Step(NamedTuple):
+    """One step of a greedy decode, as `beam_search` leaves it in a trail: `words` (A,) the words still decoding
+    (their row in the batch), `y` (A,) the ids they read, `log_probs` (A, V) the model's output for them, unmasked,
+    and `state` the decoder state after it (arrays (A, D))."""
+
+    words: np.ndarray
+    y: np.ndarray
+    log_probs: np.ndarray
+    state: Arrays
+
+
 def _decoder_step(stepper: Stepper, y, state, memory, banned: list[int], constraint: LexiconConstraint | None,
-                  nodes, attn_history: np.ndarray | None) -> tuple[np.ndarray, Arrays, np.ndarray | None]:
+                  nodes, attn_history: np.ndarray | None, attention: bool = True, unmasked: list | None = None
+                  ) -> tuple[np.ndarray, Arrays, np.ndarray | None]:
     """One decoder step of N rows for a search: log-probabilities (N, V) with the `banned` ids and (under a
     constraint) every id off the rows' trie nodes at -inf, the new state, and the attention history (N, t, S)
-    with this step's weights appended (None for a model without attention)."""
+    with this step's weights appended (None for a model without attention, or without `attention`); a copy of
+    the log-probabilities before masking is appended to `unmasked` where given."""
     log_probs, state, weights = stepper.step(y, state, memory)  # (N, V)
+    if unmasked is not None:
+        unmasked.append(log_probs.copy())
     log_probs[:, banned] = -np.inf
     if constraint is not None:
         log_probs[~constraint.allowed(nodes)] = -np.inf
-    if weights is not None:
+    if weights is not None and attention:
         step_attn = weights[:, None, :]  # (N, 1, S)
         attn_history = step_attn if attn_history is None else np.concatenate([attn_history, step_attn], axis=1)
     return log_probs, state, attn_history
