@@ -122,7 +122,7 @@ class SoundIndex:
         """The `n` best of the pool `rows` (sorted) for `typo`, not `typo` itself nor in `skip`."""
         pool = self._words[rows].tolist()
         similarity = process.cdist([typo], pool, scorer=Levenshtein.normalized_similarity, dtype=np.float32)[0]
-        # The codes as their ASCII bytes, undecoded: an edit distance over bytes is the one over the letters.
+        # The codes as their ASCII bytes, never decoded: an edit distance over bytes is the one over the letters.
         sound = process.cdist([metaphone.encode("utf-8")], self._arrays["metaphone"][rows].tolist(),
                               scorer=Levenshtein.distance, dtype=np.int32)[0]
         score = SIMILARITY_WEIGHT * similarity - SOUND_WEIGHT * sound + FREQUENCY_WEIGHT * self._log_count[rows]
