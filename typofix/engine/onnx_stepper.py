@@ -131,7 +131,8 @@ class OnnxStepper:
         options.enable_cpu_mem_arena = False
         # Nor a memory pattern: onnxruntime plans each input shape's buffers as one block and remembers the plan,
         # and with a new shape at nearly every call those blocks of every size left glibc's heap full of holes
-        # it could not reuse (docs/check.md, "Where the memory is": 40 MB less at a check's peak, same CPU).
+        # it could not reuse (docs/check.md, "Where the memory is on big inputs": 40 MB less at a search's
+        # peak, the same CPU time).
         options.enable_mem_pattern = False
         try:
             self.encoder, self.stepper = (onnxruntime.InferenceSession(graph, options,

@@ -2,8 +2,8 @@
 pickled one after another into a temporary file (deleted when the spool closes), read back in order.
 
 The budget is small: what is held here is held while the model weighs the run's words, the peak of a run's
-memory (a tree of 100,000 small files: docs/check.md, "Where the memory is"), and a Checkable pickles and loads
-again in microseconds."""
+memory (a tree of 100,000 small files: docs/check.md, "Where the memory is on big inputs"), and a Checkable
+pickles and loads again in microseconds."""
 
 from __future__ import annotations
 
