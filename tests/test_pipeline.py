@@ -125,6 +125,23 @@ def test_a_search_memory_stands_for_the_search_in_another_corrector(corrector, t
         Corrector.load(tiny_ckpt, settings=SMALL.with_(beam=2)).remember(memory)
 
 
+def test_words_searched_in_parts_get_the_scores_of_one_search(tiny_ckpt, monkeypatch):
+    """A large search is cut into parts at its own batches' ends (bounded memory): every score the same, to
+    the last bit, as when all the words go to the search at once."""
+    import typofix.engine.pipeline as pipeline
+
+    words = ["teh", "speling", "recieve", "wrold", "acomodate", "untill", "beleive", "ab", "ünïcode", "thier",
+             "goverment", "occurence", "seperate"]
+    one, parts = (Corrector.load(tiny_ckpt, settings=SMALL) for _ in range(2))
+    for corrector in (one, parts):
+        corrector.passes.batch_size = 2  # (a real run's 256, in small)
+    monkeypatch.setattr(pipeline, "SEARCH_BATCHES", len(words))
+    whole = one.weigh(words)
+    monkeypatch.setattr(pipeline, "SEARCH_BATCHES", 1)
+    assert len(parts.pipeline._search_parts(sorted(words))) > 3
+    assert parts.weigh(words) == whole
+
+
 def test_real_word_errors_are_reported_as_corrections(corrector):
     """`form` between `came` and `the` is far likelier `from`: a "real-word" correction, never applied."""
     text = "The letter came form the office."

@@ -98,13 +98,12 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             read.add(item)
         words: set[str] = set()
         weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
-        for item in _pruned((item for item in read if isinstance(item, Streamed) or item.path not in ignored),
+        for item in _pruned((item for item in read.drain() if isinstance(item, Streamed) or item.path not in ignored),
                             verdict, run.real_words):
             if not isinstance(item, Streamed):
                 words.update(w.lower() for w in item.words())
                 weight += work(item)
             kept.add(item)
-        read.close()
         if len(words) <= WEIGH_ALL:
             pool.prepare(words)
         fixing: list[tuple[Checkable, list[Finding]]] = []  # a file's parts and their fixes, until it is done
@@ -152,7 +151,7 @@ def _in_turn(pool: CheckPool, kept: Spool, weight: int,
              streamed: Callable[[Streamed], Iterator]) -> Iterator[tuple[Checkable, list]]:
     """The findings of the `kept` items (their work adding up to `weight`) in order, a streamed file's
     (`streamed`) in its turn."""
-    items = iter(kept)
+    items = kept.drain()  # (each file's parts let go once checked)
     stopped: list[Streamed] = []
 
     def until_streamed() -> Iterator[Checkable]:
