@@ -60,12 +60,14 @@ class Proposals(NamedTuple):
 
 
 class TextPipeline:
-    """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written."""
+    """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written
+    (`are_accepted`: the same of many words at once, a text's distinct words)."""
 
-    def __init__(self, passes: Passes, is_accepted: Callable[[str], bool], settings: DecodingSettings,
+    def __init__(self, passes: Passes, is_accepted: Callable[[str], bool],
+                 are_accepted: Callable[[list[str]], list[bool]], settings: DecodingSettings,
                  lexicon: Lexicon | None, neighbours: Neighbours | None, max_word_len: int,
                  accepted: AcceptedWords | None = None):
-        self.passes, self.is_accepted, self.settings = passes, is_accepted, settings
+        self.passes, self.is_accepted, self.are_accepted, self.settings = passes, is_accepted, are_accepted, settings
         self.lexicon, self.neighbours, self.max_word_len = lexicon, neighbours, max_word_len
         self.accepted = accepted  # for the repairs' forms (`cased`); None: no repairs
         self._cased: CasedForms | None = None
@@ -182,6 +184,18 @@ class TextPipeline:
         capitals only (`debian`, `unix`: accepted as terms or acronyms, written Debian, Unix), else None."""
         if self.cased is None or not written.islower() or self.accepted.listed_as(written):
             return None
+        return self._case_repair(written)
+
+    def recased_many(self, words: list[str]) -> dict[str, str]:
+        """{word: `recased(word)`} of those of the accepted `words` that have one, the dictionary's lookups of
+        all of them together."""
+        lower = [word for word in words if word.islower()]
+        if self.cased is None or not lower:
+            return {}
+        unlisted = [word for word, listed in zip(lower, self.accepted.listed_as_many(lower)) if not listed]
+        return {word: form for word in unlisted if (form := self._case_repair(word)) is not None}
+
+    def _case_repair(self, written: str) -> str | None:
         repair = self.cased.repair(written)
         return repair.form if repair is not None and repair.kind == CASE else None
 
@@ -279,10 +293,13 @@ class TextPipeline:
             repeats = [document] * len(texts)
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then judged per occurrence in its context.
-        written = {p.text for pieces in split for p in pieces if p.word}
-        accepted = {word for word in written if self.is_accepted(word)}  # each distinct word judged once
-        to_correct = written - accepted
-        recased = {word: form for word in accepted if (form := self.recased(word)) is not None}
+        written = list(dict.fromkeys(p.text for pieces in split for p in pieces if p.word))
+        # Each distinct word judged once, all of them together (one lookup in the mapped word lists for the lot).
+        accepted = [word for word, known in zip(written, self.are_accepted(written)) if known]
+        to_correct = set(written).difference(accepted)
+        recased = self.recased_many(accepted)
+        if self.cased is not None:
+            self.cased.look_up(list(to_correct))  # for their `margin`s below
         self._search({word.lower() for word in to_correct})
         k = CONTEXT_CANDIDATES if self.uses_context else 1
         near = self.settings.context_max_edits
