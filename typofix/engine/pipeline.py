@@ -114,6 +114,11 @@ class TextPipeline:
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
         judged = self.passes.judged(sorted(set(single.values())), k, attention) if self.settings.use_lexicon else {}
+        accepted = {}
+        if self.settings.use_lexicon:  # all of them looked up at once (one search of the mapped word lists)
+            accepted = dict(zip(single, self.are_accepted(list(single))))
+            if self.cased is not None:
+                self.cased.look_up([word for word, known in accepted.items() if not known])  # for their margins
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
         found = []
@@ -124,15 +129,16 @@ class TextPipeline:
                 ranked = self.passes.rank([single[word]], k, attention=attention)[single[word]]
                 found.append([Suggestion(match_case(word, c.word), c.score, word, c.attn) for c in ranked])
             else:
-                found.append(self._suggested(word, *judged[single[word]], k, with_typo))
+                found.append(self._suggested(word, *judged[single[word]], k, with_typo, accepted[word]))
         return found
 
     def _suggested(self, word: str, others: list[Candidate], keep: Candidate | None, k: int,
-                   with_typo: bool) -> list[Suggestion]:
-        """One word's suggestions from its corrections `others` and its own candidate `keep`."""
+                   with_typo: bool, accepted: bool) -> list[Suggestion]:
+        """One word's suggestions from its corrections `others` and its own candidate `keep` (`accepted`: whether
+        `is_accepted(word)`)."""
         if keep is None:  # characters the model cannot read: left as they are
             return [Suggestion(word, 0.0, word)]
-        if self.is_accepted(word):
+        if accepted:
             ranked = decide_between(others, keep, self.settings.min_confidence, k, first=True)
             first = self.recased(word) or word
             return [Suggestion(first if c is ranked[0] else match_case(word, c.word), c.score, word, c.attn)
