@@ -26,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prose", type=Path, default=Path("../shared/eval/prose"))
     args = parser.parse_args(argv)
     plain, derived = AcceptedWords.load(), AcceptedWords.load()
-    derived.derive_with(Lexicon.from_tsv().count)
+    derived.derive_with(Lexicon.from_tsv().counts_of)
     for path in DEV_LISTS:
         rows = read_misspellings(path)
         passed = [(typo, right) for typo, right in rows if typo != right and typo not in plain and typo in derived]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typofix.words.casing import (APOSTROPHE, CASE, NAME, CasedForms, Repair, capital_pronouns, case_forms,
                                   is_contraction)
+from typofix.words.indexcache import SortedTable
 
 
 def forms() -> CasedForms:
@@ -49,3 +50,17 @@ def test_the_pronoun_is_written_with_its_capital():
     # a list marker, a numeral, an initial, a path, an option or a part of a word stays as it is
     for kept in ("(i) first", "i) first", "item i.", "i.e. this", "-i", "x/i", "i-node", "$i", "hi", "fix it"):
         assert capital_pronouns(kept) == kept
+
+
+def test_forms_looked_up_ahead_from_the_index_cache_repair_as_one_at_a_time():
+    """`look_up` of a batch, with the forms read in place (`SortedTable`, as the index cache gives them), then
+    `repair` of each: the same repairs as without it, case forms, contractions, names and none alike."""
+    capitalised = ["Monday", "Paris", "English", "MIT", "AF", "NASA", "Naïve", "McDonald", "GitHub", "Unix", "UNIX"]
+    tokens = ["monday", "Monday", "paris", "english", "mit", "nasa", "naïve", "mcdonald", "github", "unix", "dont",
+              "youre", "alice", "Alice", "xyzzy", "", "a", "x" * 200, "o'clock", "\udcff", "GITHUB", "Github"]
+    listed = {"don't", "you're"}
+    want = [CasedForms(case_forms(capitalised), listed.__contains__, ["Alice", "Bob"]).repair(t) for t in tokens]
+    ahead = CasedForms(SortedTable.of(case_forms(capitalised)), listed.__contains__, ["Alice", "Bob"])
+    ahead.look_up(tokens[:12])  # the rest are looked up one at a time
+    assert [ahead.repair(t) for t in tokens] == want
+    assert Repair("Monday", CASE) in want and Repair("don't", APOSTROPHE) in want and None in want

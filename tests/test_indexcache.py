@@ -104,9 +104,12 @@ def test_a_cached_word_list_answers_as_its_dict_before_and_after_making_it(cache
     want = ([w in built for w in asked], [built.count(w) for w in asked], [built.log_prior(w) for w in asked])
     monkeypatch.setattr(Lexicon, "ASKED", 40)  # 30 lookups a round: the dict is made part way through the second
     loaded = Lexicon.from_tsv(path)
+    assert loaded.contains_many(asked) == want[0] and loaded.counts_of(asked).tolist() == want[1]  # together,
+    assert loaded._counts is None  # in place
     for _ in range(2):
         assert ([w in loaded for w in asked], [loaded.count(w) for w in asked],
                 [loaded.log_prior(w) for w in asked]) == want
+    assert loaded.contains_many(asked) == want[0] and loaded.counts_of(asked).tolist() == want[1]  # from the dict
     assert len(loaded) == 5 and loaded.total == built.total == 100 and loaded.counts == built.counts
     words, counts = Lexicon.from_tsv(path).in_order()  # from the arrays, without the dict
     assert list(words) == list(built.counts) and counts.tolist() == list(built.counts.values())
@@ -203,6 +206,23 @@ def test_sorted_strings_and_tables_answer_as_a_set_and_a_dict(listed, monkeypatc
     assert [table.get(w) for w in ASKED_ABOUT * 2] == [forms.get(w) for w in ASKED_ABOUT * 2]
     again = SortedTable(np.array(table.keys), np.array(table.values))  # as the index cache gives them back
     assert [again.get(w, "?") for w in ASKED_ABOUT] == [forms.get(w, "?") for w in ASKED_ABOUT]
+
+
+@pytest.mark.parametrize("listed", [[], ["apple"], ["apple", "Banana", "naïve", "zebra", "a", "ünïcode", "b", ""]])
+def test_strings_looked_up_together_answer_as_one_at_a_time_and_build_no_set(listed, monkeypatch):
+    monkeypatch.setattr(SortedStrings, "ASKED", 15)
+    monkeypatch.setattr(SortedTable, "ASKED", 15)
+    found = SortedStrings.of(listed)
+    asked = ASKED_ABOUT * 2 + ["APPLE", "apple's", "y" * 300, "\u0130stanbul"]
+    assert found.contains_many(asked) == [w in set(listed) for w in asked] and found.contains_many([]) == []
+    assert found._set is None and found._asked == 0  # in place: no set, and `ASKED` single lookups still to come
+    assert [w in found for w in asked] == found.contains_many(asked)  # the set is built part way through these
+    assert found._set is not None and found.contains_many(asked) == [w in set(listed) for w in asked]
+    forms = {w: w.upper() + "!" for w in listed}
+    table = SortedTable.of(forms)
+    assert table.get_many(asked) == [forms.get(w) for w in asked] and table._dict is None and table._asked == 0
+    assert [table.get(w) for w in asked] == table.get_many(asked)  # the dict is made part way through these
+    assert table._dict is not None and table.get_many(asked) == [forms.get(w) for w in asked]
 
 
 def test_a_deletion_index_over_words_read_in_place_answers_as_over_the_list(words):

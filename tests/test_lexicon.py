@@ -143,6 +143,28 @@ def test_accepted_words_answer_alike_from_the_index_cache_and_without_one(tmp_pa
     assert answers() == want and answers() == want
 
 
+def test_accepted_words_looked_up_together_answer_as_one_at_a_time(tmp_path, monkeypatch):
+    """Every case rule, the terms, the user's words, derived words, apostrophes, other scripts, very long and
+    empty tokens: `contains_many` and `listed_as_many` answer as `in` and `listed_as` of each, read in place from
+    the index cache (cold, warm) and without it, with no set of the dictionary built."""
+    tokens = ["receive", "Receive", "RECEIVE", "recieve", "NASA", "nasa", "Nasa", "html", "HTML", "Monday", "monday",
+              "MONDAY", "McDonald", "MCDONALD", "Mcdonald", "GitHub", "GITHUB", "github", "Sam", "sam", "SAM", "In",
+              "in", "IN", "guid", "GUID", "Guid", "nginx", "NGINX", "Nginx", "unhappiness", "Unhappiness",
+              "UNHAPPINESS", "reuploaded", "unsharable", "untill", "don't", "Don't", "o'clock", "naïve", "Naïve",
+              "NAÏVE", "café", "İstanbul", "straße", "STRASSE", "x" * 200, "a" * 50 + "ness", "", "'", "A", "a", "I",
+              "Typofix", "typofix", "TYPOFIX", "tyPofix", "\udcff", "apple\x00", "ǅemal", "ǄEMAL"]
+    lexicon = Lexicon.from_tsv()
+    for cache in ("", str(tmp_path / "cache"), str(tmp_path / "cache")):
+        monkeypatch.setenv("TYPOFIX_CACHE_DIR", cache)
+        accepted = AcceptedWords.load(extra=["Typofix"])
+        accepted.derive_with(lexicon.counts_of)
+        together = accepted.contains_many(tokens), accepted.listed_as_many(tokens)
+        assert getattr(accepted._listed, "_set", None) is None  # (read in place from the cache: no set made)
+        assert together == ([t in accepted for t in tokens], [accepted.listed_as(t) for t in tokens])
+        assert True in together[0] and False in together[0] and True in together[1] and False in together[1]
+        assert accepted.contains_many([]) == [] and accepted.listed_as_many([]) == []
+
+
 def test_accepted_words_take_extra_words_in_any_case(tmp_path):
     path = tmp_path / "a.txt.gz"
     path.write_bytes(gzip.compress(b"apple\nBanana\n"))

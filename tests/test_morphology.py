@@ -14,7 +14,7 @@ FREQUENT = {"until", "beginning", "recommending", "possible", "understand", "com
 
 @pytest.fixture
 def morphology():
-    return Morphology(KNOWN.__contains__, FREQUENT.__contains__)
+    return Morphology(KNOWN.__contains__, lambda words: not FREQUENT.isdisjoint(words))
 
 
 @pytest.mark.parametrize("word", ["unshareable", "reupload", "reuploaded", "nonblocking", "overcommitted",
@@ -47,9 +47,16 @@ def test_the_bundled_dictionary_accepts_the_derived_words_of_the_issue():
 
     accepted = AcceptedWords.load()
     assert "rewatchable" not in accepted  # derived words only where the counts say what is common
-    accepted.derive_with(Lexicon.from_tsv().count)
+    accepted.derive_with(Lexicon.from_tsv().counts_of)
     for word in ["unshareable", "reupload", "nonblocking", "overcommitted", "reconfigurable", "unfollowed",
                  "rewatchable"]:
         assert word in accepted, word
     for slip in ["untill", "begining", "recieve", "possable"]:
         assert slip not in accepted, slip
+
+
+def test_the_neighbours_asked_about_are_every_single_slip_of_the_word():
+    asked = []
+    Morphology(KNOWN.__contains__, lambda words: asked.extend(words) or False).derived("unshareable")
+    slips = {"nshareable", "usnhareable", "unsharable", "unshareablee", "unshareabl", "xnshareable", "unshaeable"}
+    assert slips <= set(asked) and "unshareable" not in asked and "unshareabl" in asked

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from typofix.words import text as text_module
-from typofix.words.text import Piece, case_shape, match_case, read_chunks, split_text
+from typofix.words.text import Piece, case_shape, match_case, read_chunks, split_text, starts_sentence
 
 
 def words_of(text: str, leave_special: bool = True) -> list[str]:
@@ -112,3 +112,10 @@ def test_splitting_junk_stays_linear():
         start = time.perf_counter()
         assert "".join(p.text for p in split_text(text)) == text
         assert time.perf_counter() - start < 5, junk
+
+
+def test_a_word_starts_a_sentence_after_a_stop_a_line_or_nothing():
+    text = 'Alice met Bob. Then "Carol" came: Dave\nEve and (Frank)? Gina'
+    pieces = split_text(text, 40, True)
+    opening = {p.text for i, p in enumerate(pieces) if p.word and starts_sentence(pieces, i)}
+    assert opening == {"Alice", "Then", "Dave", "Eve", "Gina"}  # not Carol (after Then), Bob, Frank

@@ -91,7 +91,7 @@ class Corrector:
                   if self.lexicon is not None else None)
         self.passes = Passes(stepper, vocab, self.lexicon, settings, self.constraint, self.neighbours, ranker,
                              batch_size)
-        self.pipeline = TextPipeline(self.passes, self.is_accepted, settings, self.lexicon, self.neighbours,
+        self.pipeline = TextPipeline(self.passes, self.is_accepted, self.are_accepted, settings, self.lexicon, self.neighbours,
                                      max_word_len, self.accepted if isinstance(self.accepted, AcceptedWords) else None)
 
     @classmethod
@@ -112,7 +112,7 @@ class Corrector:
             # A user's word can be a correction (a middling prior), where the model can write its characters.
             lexicon.add_words([w.lower() for w in user_words if vocab.covers(w.lower())], USER_WORD_COUNT)
             accepted = AcceptedWords.load(accepted_path, extra=user_words)
-            accepted.derive_with(lexicon.count)
+            accepted.derive_with(lexicon.counts_of)
         return cls(stepper, vocab, lexicon, settings, accepted)
 
     @takes_text
@@ -230,6 +230,16 @@ class Corrector:
     def is_accepted(self, word: str) -> bool:
         """True for a word, as written, that the corrector leaves alone as a word."""
         return self.settings.leave_accepted and self.accepted is not None and word in self.accepted
+
+    @takes_texts
+    def are_accepted(self, words: list[str]) -> list[bool]:
+        """`is_accepted` of each of `words`, looked up together where the accepted words can (`contains_many`:
+        one search of the mapped word lists for all of them)."""
+        if not (self.settings.leave_accepted and self.accepted is not None):
+            return [False] * len(words)
+        if hasattr(self.accepted, "contains_many"):
+            return self.accepted.contains_many(words)
+        return [word in self.accepted for word in words]
 
     @property
     def context(self) -> BigramModel | None:

@@ -61,12 +61,14 @@ class Proposals(NamedTuple):
 
 
 class TextPipeline:
-    """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written."""
+    """Corrects texts and words with `passes`, leaving alone what `is_accepted` accepts as written
+    (`are_accepted`: the same of many words at once, a text's distinct words)."""
 
-    def __init__(self, passes: Passes, is_accepted: Callable[[str], bool], settings: DecodingSettings,
+    def __init__(self, passes: Passes, is_accepted: Callable[[str], bool],
+                 are_accepted: Callable[[list[str]], list[bool]], settings: DecodingSettings,
                  lexicon: Lexicon | None, neighbours: Neighbours | None, max_word_len: int,
                  accepted: AcceptedWords | None = None):
-        self.passes, self.is_accepted, self.settings = passes, is_accepted, settings
+        self.passes, self.is_accepted, self.are_accepted, self.settings = passes, is_accepted, are_accepted, settings
         self.lexicon, self.neighbours, self.max_word_len = lexicon, neighbours, max_word_len
         self.accepted = accepted  # for the repairs' forms (`cased`); None: no repairs
         self._cased: CasedForms | None = None
@@ -113,6 +115,11 @@ class TextPipeline:
             if len(pieces) == 1 and pieces[0].word:
                 single[word] = word.lower()
         judged = self.passes.judged(sorted(set(single.values())), k, attention) if self.settings.use_lexicon else {}
+        accepted = {}
+        if self.settings.use_lexicon:  # all of them looked up at once (one search of the mapped word lists)
+            accepted = dict(zip(single, self.are_accepted(list(single))))
+            if self.cased is not None:
+                self.cased.look_up([word for word, known in accepted.items() if not known])  # for their margins
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
         found = []
@@ -123,15 +130,16 @@ class TextPipeline:
                 ranked = self.passes.rank([single[word]], k, attention=attention)[single[word]]
                 found.append([Suggestion(match_case(word, c.word), c.score, word, c.attn) for c in ranked])
             else:
-                found.append(self._suggested(word, *judged[single[word]], k, with_typo))
+                found.append(self._suggested(word, *judged[single[word]], k, with_typo, accepted[word]))
         return found
 
     def _suggested(self, word: str, others: list[Candidate], keep: Candidate | None, k: int,
-                   with_typo: bool) -> list[Suggestion]:
-        """One word's suggestions from its corrections `others` and its own candidate `keep`."""
+                   with_typo: bool, accepted: bool) -> list[Suggestion]:
+        """One word's suggestions from its corrections `others` and its own candidate `keep` (`accepted`: whether
+        `is_accepted(word)`)."""
         if keep is None:  # characters the model cannot read: left as they are
             return [Suggestion(word, 0.0, word)]
-        if self.is_accepted(word):
+        if accepted:
             ranked = decide_between(others, keep, self.settings.min_confidence, k, first=True)
             first = self.recased(word) or word
             return [Suggestion(first if c is ranked[0] else match_case(word, c.word), c.score, word, c.attn)
@@ -183,6 +191,18 @@ class TextPipeline:
         capitals only (`debian`, `unix`: accepted as terms or acronyms, written Debian, Unix), else None."""
         if self.cased is None or not written.islower() or self.accepted.listed_as(written):
             return None
+        return self._case_repair(written)
+
+    def recased_many(self, words: list[str]) -> dict[str, str]:
+        """{word: `recased(word)`} of those of the accepted `words` that have one, the dictionary's lookups of
+        all of them together."""
+        lower = [word for word in words if word.islower()]
+        if self.cased is None or not lower:
+            return {}
+        unlisted = [word for word, listed in zip(lower, self.accepted.listed_as_many(lower)) if not listed]
+        return {word: form for word in unlisted if (form := self._case_repair(word)) is not None}
+
+    def _case_repair(self, written: str) -> str | None:
         repair = self.cased.repair(written)
         return repair.form if repair is not None and repair.kind == CASE else None
 
@@ -280,10 +300,13 @@ class TextPipeline:
             repeats = [document] * len(texts)
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then judged per occurrence in its context.
-        written = {p.text for pieces in split for p in pieces if p.word}
-        accepted = {word for word in written if self.is_accepted(word)}  # each distinct word judged once
-        to_correct = written - accepted
-        recased = {word: form for word in accepted if (form := self.recased(word)) is not None}
+        written = list(dict.fromkeys(p.text for pieces in split for p in pieces if p.word))
+        # Each distinct word judged once, all of them together (one lookup in the mapped word lists for the lot).
+        accepted = [word for word, known in zip(written, self.are_accepted(written)) if known]
+        to_correct = set(written).difference(accepted)
+        recased = self.recased_many(accepted)
+        if self.cased is not None:
+            self.cased.look_up(list(to_correct))  # for their `margin`s below
         self._search({word.lower() for word in to_correct})
         k = CONTEXT_CANDIDATES if self.uses_context else 1
         near = self.settings.context_max_edits

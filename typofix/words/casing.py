@@ -62,6 +62,7 @@ class CasedForms:
     def __init__(self, forms, listed: Callable[[str], bool], names: Sequence[str]):
         self.listed = listed
         self._case = forms
+        self._looked_up: dict[str, str | None] = {}  # letters -> their case form, of the tokens `look_up` was given
         self._names = names  # sorted by lower case (data/build_names_terms.py): found by bisection
 
     def repair(self, token: str) -> Repair | None:
@@ -78,8 +79,16 @@ class CasedForms:
             return Repair(found.form[:1].upper() + found.form[1:], found.kind)
         return found
 
+    def look_up(self, tokens: list[str]) -> None:
+        """Find the case forms of many tokens at once, ahead of their `repair`s (a text's words to correct): one
+        search of the index cache's table for all of them (`SortedTable.get_many`) where one a token cost a
+        tenth of a millisecond. Kept until the next `look_up`."""
+        if hasattr(self._case, "get_many"):
+            letters = list(dict.fromkeys(token.lower() for token in tokens))
+            self._looked_up = dict(zip(letters, self._case.get_many(letters)))
+
     def _repair(self, letters: str) -> Repair | None:
-        form = self._case.get(letters)
+        form = self._looked_up[letters] if letters in self._looked_up else self._case.get(letters)
         if form is not None:
             return Repair(form, CASE)
         contraction = self._contraction(letters)

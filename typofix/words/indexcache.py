@@ -299,6 +299,13 @@ class SortedStrings:
             return int(find_strings(self.listed, None, [word])[0]) >= 0
         return word in self.strings()
 
+    def contains_many(self, words: list[str]) -> list[bool]:
+        """`word in self` of each of `words`, all of them looked up together: one binary search in the mapped
+        array for the lot (a text's distinct words), which builds no set and does not count towards `ASKED`."""
+        if self._set is not None:
+            return [word in self._set for word in words]
+        return (find_strings(self.listed, None, words) >= 0).tolist()
+
     def strings(self) -> set[str]:
         """All of them, as a set (built once)."""
         if self._set is None:
@@ -339,6 +346,15 @@ class SortedTable:
                 return self._values[row] if row >= 0 else default
             self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
         return self._dict.get(key, default)
+
+    def get_many(self, keys: list[str]) -> list[str | None]:
+        """`get` of each of `keys` (None where it is not there), by one binary search for all of them, which
+        builds no dict and does not count towards `ASKED`."""
+        if self._dict is not None:
+            return [self._dict.get(key) for key in keys]
+        rows = find_strings(self.keys, None, keys)
+        values = iter(self._values.take(rows[rows >= 0]))
+        return [next(values) if row >= 0 else None for row in rows.tolist()]
 
     def __len__(self) -> int:
         return len(self.keys)

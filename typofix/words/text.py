@@ -159,7 +159,8 @@ def starts_sentence(pieces: list[Piece], i: int) -> bool:
     """Whether piece `i` opens a sentence: nothing but white space, opening quotes or brackets before it since
     the start of the text or of a line, or a full stop, question or exclamation mark, or colon. A capital there says nothing
     about the word; inside a sentence it says "a name"."""
-    for piece in reversed(pieces[:i]):
+    for j in range(i - 1, -1, -1):  # (not `reversed(pieces[:i])`: a copy of the text's pieces at every call)
+        piece = pieces[j]
         text = piece.text.rstrip(_OPENERS)
         if "\n" in piece.text[len(text):] or "\r" in piece.text[len(text):]:
             return True  # a line opens a sentence (a heading, a list item): as a text read line by line sees it
