@@ -125,21 +125,25 @@ def test_a_search_memory_stands_for_the_search_in_another_corrector(corrector, t
         Corrector.load(tiny_ckpt, settings=SMALL.with_(beam=2)).remember(memory)
 
 
-def test_words_searched_in_parts_get_the_scores_of_one_search(tiny_ckpt, monkeypatch):
-    """A large search is cut into parts at its own batches' ends (bounded memory): every score the same, to
-    the last bit, as when all the words go to the search at once."""
-    import typofix.engine.pipeline as pipeline
-
+def test_a_large_search_is_trimmed_batch_by_batch_to_the_scores_of_one_search(tiny_ckpt):
+    """`Passes.judged` keeps each word's `k` best as its batch is searched (bounded memory on a run's
+    20,000 words): the same candidates and scores, to the last bit, as the whole search trimmed at its end."""
     words = ["teh", "speling", "recieve", "wrold", "acomodate", "untill", "beleive", "ab", "ünïcode", "thier",
              "goverment", "occurence", "seperate"]
-    one, parts = (Corrector.load(tiny_ckpt, settings=SMALL) for _ in range(2))
-    for corrector in (one, parts):
-        corrector.passes.batch_size = 2  # (a real run's 256, in small)
-    monkeypatch.setattr(pipeline, "SEARCH_BATCHES", len(words))
-    whole = one.weigh(words)
-    monkeypatch.setattr(pipeline, "SEARCH_BATCHES", 1)
-    assert len(parts.pipeline._search_parts(sorted(words))) > 3
-    assert parts.weigh(words) == whole
+    corrector = Corrector.load(tiny_ckpt, settings=SMALL)
+    passes = corrector.passes
+    passes.batch_size = 2  # (a real run's 256, in small): seven batches
+    readable = [w for w in words if passes.vocab.covers(w)]
+    assert len(readable) < len(words)
+    whole = passes.search(readable)
+    judged = passes.judged(words, 3)
+    assert set(judged) == set(words)
+    for word in words:
+        if word in whole:
+            ranked, keep = whole[word]
+            assert judged[word] == ([c for c in ranked if c.word != word][:3], keep)
+        else:
+            assert judged[word] == ([], None)  # characters the model cannot read
 
 
 def test_real_word_errors_are_reported_as_corrections(corrector):

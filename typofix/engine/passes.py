@@ -12,6 +12,8 @@ scored from the same encoding. Each pass ranks all its candidates (`typofix.engi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from typofix.engine.candidates import Neighbours
@@ -75,7 +77,9 @@ class Passes:
         for word in words:
             if not word or not self.vocab.covers(word):
                 result[word] = ([], None)
-        for word, (ranked, keep) in self.search([w for w in words if w not in result], attention=attention).items():
+        # Trimmed batch by batch, as the search hands them on: a word's whole ranking (every candidate scored)
+        # is held only while its batch is, not for all the words of a large call (a run's 20,000 at once).
+        for word, (ranked, keep) in self._searched([w for w in words if w not in result], attention=attention):
             result[word] = ([c for c in ranked if c.word != word][:k], keep)
         return result
 
@@ -95,10 +99,15 @@ class Passes:
         """Per word: its candidates ranked (the typo itself among them) and the typo's own candidate, through
         the cheap pass for all and the wide pass for the uncertain. `trace`: filled with each word's `Trace`;
         `attention` as in `rank`."""
+        return dict(self._searched(words, trace, attention))
+
+    def _searched(self, words: list[str], trace: dict[str, Trace] | None = None, attention: bool = False
+                  ) -> Iterator[tuple[str, tuple[list[Candidate], Candidate]]]:
+        """`search`'s (word, (ranked candidates, own candidate)), handed on a batch at a time."""
         if self.stepper is None:
-            return self.channel_alone(words, trace)
+            yield from self.channel_alone(words, trace).items()
+            return
         s = self.settings
-        result = {}
         for chunk, src, src_len in self.batches(words):
             encoded = self.stepper.encode(src, src_len)  # once per typo, for every pass and candidate
             found = [{} for _ in chunk]  # per word: output -> its hypothesis
@@ -157,12 +166,10 @@ class Passes:
                     if trace is not None:
                         word = chunk[row]
                         trace[word] = Trace(word, trace[word].cheap, self._traced(word, found[row], edits[row], cands))
-            for word, cands in zip(chunk, ranked):
-                keep = next(c for c in cands if c.word == word)
-                result[word] = (cands, keep)
             self.ranker.forget()  # the batch is ranked: its phone distances are not asked again
+            for word, cands in zip(chunk, ranked):
+                yield word, (cands, next(c for c in cands if c.word == word))
             release_freed_memory()
-        return result
 
     def channel_alone(self, words: list[str], trace: dict[str, Trace] | None = None
                       ) -> dict[str, tuple[list[Candidate], Candidate]]:

@@ -40,7 +40,6 @@ from typofix.words.shape import code_share, in_code_token, leading_mark, surroun
 from typofix.words.text import Piece, match_case, neighbours, split_text, starts_sentence
 
 _CACHE_SIZE = 100_000
-SEARCH_BATCHES = 8  # the search's batches of words in one call at most (`TextPipeline._search_parts`)
 # Real-word errors are reported when a one-edit neighbour is this much (log) likelier in context: e^8 ~ 3000x
 # (on the dev prose's clean text, 52 reports in 21,960 correct words).
 REAL_WORD_GAIN = 8.0
@@ -406,30 +405,12 @@ class TextPipeline:
             # how many are kept, and `weigh` hands out the runners-up.
             # Remembered without their attention weights, which nothing asks of a remembered search: a run's
             # words would otherwise hold a (T, S) array for each of their candidates
-            for part in self._search_parts(new):
-                self._candidates.update((w, ([Candidate(c.word, c.score) for c in others],
-                                             None if keep is None else Candidate(keep.word, keep.score)))
-                                        for w, (others, keep) in self.passes.judged(part, CONTEXT_CANDIDATES).items())
+            self._candidates.update((w, ([Candidate(c.word, c.score) for c in others],
+                                         None if keep is None else Candidate(keep.word, keep.score)))
+                                    for w, (others, keep) in self.passes.judged(new, CONTEXT_CANDIDATES).items())
         else:  # the model alone: its beam is as wide as the candidates asked for
             k = CONTEXT_CANDIDATES if self.uses_context else 1
             self._candidates.update((w, (c, None)) for w, c in self.passes.rank(new, k).items())
-
-    def _search_parts(self, words: list[str]) -> list[list[str]]:
-        """`words` (sorted) in parts of `SEARCH_BATCHES` of the search's batches each, for one `Passes.judged`
-        call a part: a call holds every candidate it scored (each with its attention weights) until it returns,
-        about 2 kB a word (5,000 words of man pages: 11 MB more at the peak in one call), 40 MB for the 20,000
-        words `check` may weigh at once. The parts are cut where the search's own batches end (its words
-        shortest first, in the same order; the words it cannot read in the first part, where it sets them
-        aside), so every batch, and every score, is the one a single call makes."""
-        vocab, size = self.passes.vocab, self.passes.batch_size * SEARCH_BATCHES
-        readable = [w for w in words if w and vocab.covers(w)]
-        if len(readable) <= size:
-            return [words]
-        unread = [w for w in words if not (w and vocab.covers(w))]
-        ordered = sorted(readable, key=len)  # (stable: as `length_batches` orders them)
-        parts = [ordered[at:at + size] for at in range(0, len(ordered), size)]
-        parts[0] = unread + parts[0]
-        return parts
 
     def _in_prose(self, text: str, word: str, start: int) -> bool:
         """Whether `word`, at `start` in `text`, stands in English prose: a plain token on a line that is no code
