@@ -21,3 +21,14 @@ def is_swap(word: str, other: str) -> bool:
     diff = [i for i, (a, b) in enumerate(zip(word, other)) if a != b]
     return (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == other[diff[1]]
             and word[diff[1]] == other[diff[0]])
+
+
+def one_edit_strings(word: str, letters: str) -> set[str]:
+    """Every string one edit from `word` (a deletion, an adjacent transposition, a substitution or an insertion
+    of one of `letters`): `word` itself among them only where swapping two equal neighbours gives it back."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in letters if c != b[0]}
+    edits |= {a + c + b for a, b in splits for c in letters}
+    return edits

@@ -626,8 +626,7 @@ class Lexicon:
         one binary search for all of them instead of one a word (the ranking asks about a batch's candidates)."""
         if self._counts is None and self._asked + len(words) <= self.ASKED:
             self._asked += len(words)
-            rows = find_strings(self._arrays["sorted"], self._arrays["sorted_rows"], words)
-            counts = np.where(rows >= 0, self._arrays["counts"][np.maximum(rows, 0)], 0).tolist()
+            counts = self.counts_of(words).tolist()
         else:
             known = self.counts
             counts = [known.get(w, 0) for w in words]

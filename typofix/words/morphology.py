@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from string import ascii_lowercase
+
+from typofix.words.distance import one_edit_strings
 
 PREFIXES = ("re", "un", "non", "sub", "pre", "mis", "over", "multi", "co", "anti", "semi", "cross", "micro")
 # Suffixes a dictionary seldom lists on every stem that takes them (watchable, shareable, scriptless).
@@ -88,19 +91,4 @@ class Morphology:
 def near_frequent(word: str, any_frequent: Callable[[list[str]], bool]) -> bool:
     """Whether a common word is one edit away (a letter left out, doubled, swapped with its neighbour or
     mistaken): the shape of the usual slips (`untill`/until, `recomending`/recommending, `guid`/guide)."""
-    return any_frequent(one_edit_away(word))
-
-
-def one_edit_away(word: str) -> list[str]:
-    """The strings one deletion, adjacent swap, insertion or substitution of a-z from `word` (some twice)."""
-    found = []
-    for i in range(len(word)):
-        found.append(word[:i] + word[i + 1:])
-        if i + 1 < len(word):
-            found.append(word[:i] + word[i + 1] + word[i] + word[i + 2:])
-        for letter in "abcdefghijklmnopqrstuvwxyz":
-            found.append(word[:i] + letter + word[i:])
-            if letter != word[i]:
-                found.append(word[:i] + letter + word[i + 1:])
-    found.extend(word + letter for letter in "abcdefghijklmnopqrstuvwxyz")
-    return found
+    return any_frequent(list(one_edit_strings(word, ascii_lowercase)))

@@ -17,6 +17,7 @@ import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
 
+from typofix.words.distance import one_edit_strings
 from typofix.words.indexcache import TextList
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
@@ -33,11 +34,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 def one_edit_words(word: str, lexicon, letters: str) -> set[str]:
     """Lexicon words one edit from `word` (Damerau: a deletion, an adjacent transposition, a substitution or
     an insertion of one of `letters`), `word` itself excluded."""
-    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in splits if b for c in letters}
-    edits |= {a + c + b for a, b in splits for c in letters}
+    edits = one_edit_strings(word, letters)
     edits.discard(word)
     return edits & lexicon.counts.keys()  # one C-level intersection, not a lookup per string
 
