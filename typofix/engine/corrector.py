@@ -91,8 +91,9 @@ class Corrector:
                   if self.lexicon is not None else None)
         self.passes = Passes(stepper, vocab, self.lexicon, settings, self.constraint, self.neighbours, ranker,
                              batch_size)
-        self.pipeline = TextPipeline(self.passes, self.is_accepted, self.are_accepted, settings, self.lexicon, self.neighbours,
-                                     max_word_len, self.accepted if isinstance(self.accepted, AcceptedWords) else None)
+        self.pipeline = TextPipeline(self.passes, self.is_accepted, self.are_accepted, settings, self.lexicon,
+                                     self.neighbours, max_word_len,
+                                     self.accepted if isinstance(self.accepted, AcceptedWords) else None)
 
     @classmethod
     def load(cls, path: str | Path | None = None, settings: DecodingSettings | None = None, fast: bool = False,

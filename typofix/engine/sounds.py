@@ -136,7 +136,8 @@ class Sounds:
         model = Pronunciations.for_lexicon()
         said = [self.dictionary.of(w) or model.of(w) for w in words]
         missing = [w for w, found in zip(words, said) if not found]
-        guessed = dict(zip(missing, self.pronouncer.pronounce_many(missing, 1, beam=1, attention=False))) if missing else {}
+        guessed = (dict(zip(missing, self.pronouncer.pronounce_many(missing, 1, beam=1, attention=False)))
+                   if missing else {})
         said = [found or tuple(p.phones for p in guessed[w]) for w, found in zip(words, said)]
         return PhoneIndex(words, said)
 
