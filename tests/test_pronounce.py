@@ -144,3 +144,13 @@ def test_remembered_pronunciations_are_the_models_without_their_attention(model)
         assert [(p.word, p.phones, p.score) for p in found] == [(p.word, p.phones, p.score) for p in kept]
         assert kept == kept_again and all(p.attn is None for p in kept)
     assert all(p.attn is not None for found in asked for p in found)  # asked directly, the weights are there
+
+
+def test_a_words_pronunciations_do_not_depend_on_the_words_batched_with_it(model):
+    # Each word's output may run to its own step limit (`PHONE_ROOM` past twice its letters), not its batch's longest
+    # word's: `cmp` alone was heard S EH M P and K AH M EH P; among longer words, S EH M P P had room to finish.
+    short = ["cmp", "wb", "dcn", "rfcs", "pls", "thx", "nginx", "ssh"]
+    batched = model.pronounce_many(short + ["internationalization", "uncharacteristically"], 2, beam=2)
+    for word, together in zip(short, batched):
+        alone = model.pronounce_many([word], 2, beam=2)[0]
+        assert [(p.phones, round(p.score, 4)) for p in together] == [(p.phones, round(p.score, 4)) for p in alone]

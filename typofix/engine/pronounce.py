@@ -21,6 +21,11 @@ from typofix.words.phones import PHONE_ALPHABET, to_arpabet
 from typofix.words.vocab import Vocab
 
 BATCH_SIZE = 256
+# The most phones a word's pronunciation may have beyond twice its letters: each word its own limit (never its
+# batch's longest word's, so that its answer does not depend on the words batched with it), long enough for a
+# short word spelled out letter by letter (CMUdict's longest: w 7 phones, tv 9, fyi 15; of six letters or more,
+# at most four more than its letters)
+PHONE_ROOM = 10
 REMEMBERED = 100_000  # words whose pronunciations `best_many` keeps (a few MB)
 
 
@@ -70,8 +75,7 @@ class Pronouncer:
         letters = [self.readable(w) for w in words]
         found: dict[str, list[Pronunciation]] = {}
         for chunk, src, src_len in length_batches(sorted({w for w in letters if w}), self.vocab, BATCH_SIZE):
-            # Phones run longer than letters only in a few words (x: K S); twice the letters and two more is room.
-            hyps = beam_search(self.stepper, src, src_len, beam=beam, alpha=1.0, max_len=2 * len(chunk[-1]) + 2,
+            hyps = beam_search(self.stepper, src, src_len, beam=beam, alpha=1.0, max_len=2 * src_len + PHONE_ROOM,
                                attention=attention)
             for word, best in zip(chunk, hyps):
                 phones = [(self._phones(h.ids), h) for h in best]

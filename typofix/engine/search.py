@@ -16,7 +16,7 @@ from typofix.engine.scoring import Hypothesis, length_normalised
 from typofix.engine.stepper import Arrays, Stepper
 from typofix.words.indexcache import cached
 from typofix.words.lexicon import Lexicon, PrefixTrie
-from typofix.words.text import max_output_length
+from typofix.words.text import OUTPUT_MARGIN
 
 
 class LexiconConstraint:
@@ -139,7 +139,7 @@ def _top(totals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, beam: int = 5,
                 n_best: int | None = None, alpha: float = 1.0, constraint: LexiconConstraint | None = None,
-                max_len: int | None = None, encoded: tuple[Arrays, Arrays] | None = None,
+                max_len: int | np.ndarray | None = None, encoded: tuple[Arrays, Arrays] | None = None,
                 floor: np.ndarray | None = None, attention: bool = True,
                 trail: list | None = None) -> list[list[Hypothesis]]:
     """Batched beam search: the `beam` best hypotheses of every word advance together, words x beams in one
@@ -153,8 +153,11 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     hypotheses and its best live one, ended at the next step, would not rank among them: under a lexicon,
     short words ("begin") finish early, and stopping at the first `beam` of them would lose the longer word
     ("beginning") still on its way. Exact for alpha 0 (raw scores only fall); for alpha > 0 a heuristic, since
-    a longer ending could still rise. At `max_len` a word with nothing finished keeps its live hypotheses as
-    they are. The words still decoding shrink the batch as the others stop.
+    a longer ending could still rise. `max_len`: the most characters a word's output may have, one for all or
+    one per word (B,); by default each word's own length plus `OUTPUT_MARGIN`. Each word's own limit, never the
+    batch's longest word's, so that a word's answer does not depend on the words batched with it. At its limit a
+    word with nothing finished keeps its live hypotheses as they are. The words still decoding shrink the batch
+    as the others stop.
 
     `encoded`: the words' `stepper.encode` output when the caller has it already (then `src` may be None): a
     typo is encoded once for all the searches and scorings of it. `floor` (B,), with a constraint: per word, a
@@ -172,7 +175,8 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     if trail is not None and beam != 1:
         raise ValueError("a trail follows a greedy decode (beam 1): one row a word")
     n_best = n_best or beam
-    max_len = max_len or max_output_length(src_len)
+    limits = np.broadcast_to(np.asarray(src_len) + OUTPUT_MARGIN if max_len is None else np.asarray(max_len),
+                             (len(src_len),))  # (B,) each word's last step
     memory, state = encoded if encoded is not None else stepper.encode(src, src_len)  # (B, S, ...), 2 x (B, D)
     if floor is not None and constraint is None:
         raise ValueError("a floor needs a lexicon constraint (its bound reads the trie)")
@@ -191,7 +195,7 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
     finished: list[list[Hypothesis]] = [[] for _ in lengths]
     banned = [stepper.pad_id, stepper.sos_id]  # never written by a decoder; UNK stays possible only unconstrained
 
-    for t in range(1, max_len + 1):
+    for t in range(1, int(limits.max()) + 1 if len(limits) else 1):
         unmasked = [] if trail is not None else None
         log_probs, state, attn_history = _decoder_step(stepper, y, state, memory, banned, constraint, nodes,
                                                        attn_history, attention, unmasked)  # (N, V)
@@ -243,10 +247,14 @@ def beam_search(stepper: Stepper, src: np.ndarray | None, src_len: np.ndarray, b
             rows = parents[still[:, None], picked].ravel()  # (N',)
             y = tokens[still[:, None], picked].ravel()
             next_scores = np.where(live, top[still[:, None], picked], -np.inf)  # (A', beam)
-        if t == max_len:  # out of steps: a word with nothing finished keeps its live hypotheses as they are
-            _finish_unended(finished, active[still].tolist(), beam, history, attn_history, rows.tolist(), y.tolist(),
-                            next_scores.ravel().tolist(), alpha, lengths)
-            break
+        out = limits[active[still]] == t  # (A',) out of steps: nothing finished keeps its live hypotheses as they are
+        if out.any():
+            ended = np.repeat(out, beam)  # (N',) their rows
+            _finish_unended(finished, active[still[out]].tolist(), beam, history, attn_history, rows[ended].tolist(),
+                            y[ended].tolist(), next_scores[out].ravel().tolist(), alpha, lengths)
+            if out.all():
+                break
+            still, rows, y, next_scores = still[~out], rows[~ended], y[~ended], next_scores[~out]
 
         if len(still) != len(active):
             keep = still if beam == 1 else (still[:, None] * beam + np.arange(beam)).ravel()  # their rows

@@ -277,6 +277,9 @@ def read_chunks(readline, limit: int = 1 << 16):
             carry = text[cut:]
 
 
+OUTPUT_MARGIN = 8  # a correction is rarely much longer than its typo: its length plus this many characters
+
+
 def max_output_length(src_len) -> int:
-    """A correction is rarely much longer than its typo: allow the longest source plus a margin."""
-    return int(max(src_len)) + 8
+    """The most characters any output of a batch may have: its longest source plus `OUTPUT_MARGIN`."""
+    return int(max(src_len)) + OUTPUT_MARGIN
