@@ -551,15 +551,14 @@ def scan_python(path: str, text: str) -> Scan | None:
 
 def _literal(regions: Regions, start: int, token: str, docstring: bool) -> None:
     """Add a string literal token (prefix and quotes included) as text or as a one-word literal."""
-    prefix = _PREFIX.match(token).group().lower()
-    if "b" in prefix:
+    prefix = 0 if token[0] in "'\"" else _PREFIX.match(token).end()  # (most strings have none)
+    if prefix and "b" in token[:prefix].lower():
         return  # bytes: data, not text
-    quote = token[len(prefix):len(prefix) + 3]
-    quote = quote if quote in ('"""', "'''") else quote[:1]
-    begin = start + len(prefix) + len(quote)
-    content = token[len(prefix) + len(quote):len(token) - len(quote)]
+    quote = 3 if token.startswith(('"""', "'''"), prefix) else 1
+    begin = start + prefix + quote
+    content = token[prefix + quote:len(token) - quote]
     masked = mask_literal(content)
-    if docstring or len(quote) == 3:
+    if docstring or quote == 3:
         masked = mask_rst(masked)
     if docstring or is_text(content):
         regions.add(begin, masked, string=not docstring)  # a docstring is documentation; any other, data
