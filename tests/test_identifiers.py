@@ -29,5 +29,5 @@ def test_parts_keep_their_offsets_and_case():
 
 
 def test_the_pieces_are_the_parts_without_their_offsets():
-    for name in ["recieveHTTPData_v2", "parse_args", "HTTPServer", "getHTTP2Url", "__init__", "x", "", "ÄbcDef"]:
+    for name in ["receiveHTTPData_v2", "parse_args", "HTTPServer", "getHTTP2Url", "__init__", "x", "", "ÄbcDef"]:
         assert identifier_pieces(name) == [part for _, part in identifier_parts(name)]
