@@ -86,9 +86,13 @@ class Checkable:
         letters = letter_runs(masked)
         spaced = letters.replace(LINE, f" {LINE} ")
         runs = spaced.split()  # the runs of letters, and a LINE at each line break
-        written, lowered = Counter(runs), Counter(spaced.lower().split())
+        written = Counter(runs)
         written.pop(LINE, None)
-        lowered.pop(LINE, None)
+        lowered: dict[str, int] = {}  # (from the distinct runs: a file repeats its words)
+        for run, count in written.items():
+            lower = run.lower()
+            lowered[lower] = lowered.get(lower, 0) + count
+        lowered = Counter(lowered)
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
                     digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
         starts = line_starts(letters)

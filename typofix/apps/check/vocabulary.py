@@ -74,18 +74,20 @@ class WordUse:
         inside: dict[str, set[str]] = {}  # word -> the names of several words it is a part of
         alone: set[str] = set()  # words that are a name of their own
         for name, uses in scan.name_uses().items():
-            parts, key, lower = _name_shape(name)
+            parts = _name_words(name)
             for part in parts:
                 in_names[part] = in_names.get(part, 0) + uses
-            if key is None:
+            if len(parts) == 1:
                 alone.update(parts)
             else:
+                key = "_".join(parts)
                 for part in parts:
                     if part in inside:
                         inside[part].add(key)
                     else:
                         inside[part] = {key}
-                if lower is not None:
+                if _WORD.fullmatch(name):
+                    lower = name.lower()
                     whole[lower] = whole.get(lower, 0) + uses
                     alone.add(lower)
         add_counts(use.counts, in_names)
@@ -109,16 +111,6 @@ class WordUse:
 @lru_cache(maxsize=1 << 16)  # the files of a project name the same things: each name split once a run
 def _name_words(name: str) -> tuple[str, ...]:
     return tuple(identifier_words(name))
-
-
-@lru_cache(maxsize=1 << 16)
-def _name_shape(name: str) -> tuple[tuple[str, ...], str | None, str | None]:
-    """A name's lowercase words; for a name of other than one word, its key in `WordUse.only_in` (its words
-    joined by "_"), and, for one that is a single run of letters too (getName), its lower case."""
-    parts = _name_words(name)
-    if len(parts) == 1:
-        return parts, None, None
-    return parts, "_".join(parts), name.lower() if _WORD.fullmatch(name) else None
 
 
 def add_counts(counts: Counter, more: dict[str, int]) -> None:
