@@ -311,7 +311,7 @@ def _lex_at_once(text: str) -> Lexed:
     if any(not text[text.rfind("\n", 0, at) + 1:at].strip(" \t\f") for at in continuations):
         raise _Unusual("a line continued before anything on it")
     data = np.frombuffer(code.encode("ascii", "replace"), np.uint8)  # (one byte a character)
-    depth = np.cumsum(_BRACKETS[data], dtype=np.int64)  # brackets open after each character
+    depth = np.cumsum(_BRACKETS[data], dtype=np.int32)  # brackets open after each character
     if size and depth[-1]:
         raise Unreadable("a statement goes on past the end")
     starts, ends = _first_lines(text, _statement_starts(data, depth))
