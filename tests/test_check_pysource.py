@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from typofix.apps.check.pysource import Unreadable, lex
+from typofix.apps.check.pysource import Unreadable, _lex_at_once, _lex_in_order, _Unusual, lex
 from typofix.apps.check.reader import scan_text
 
 STDLIB = os.path.dirname(os.__file__)
@@ -165,3 +165,50 @@ def test_a_pattern_given_to_re_is_not_text_and_a_file_without_a_last_line_break_
     assert "teh" not in scan.masked and "recieve" not in scan.masked  # a pattern is not
     assert not scan.in_string(scan.masked.index("Modul"))  # a docstring: documentation
     assert scan.in_string(scan.masked.index("strng"))  # a string statement, not first: data
+
+
+def _read(reader, text: str):
+    """What `reader` finds in `text`, comparable: names placed and counted, keywords, comments, strings (and which
+    are docstrings), patterns; "unreadable" where it stops."""
+    try:
+        found = reader(text)
+    except Unreadable:
+        return "unreadable"
+    return list(found.names), list(found.names.uses.items()), found.keywords, found.comments, found.strings, \
+        found.patterns
+
+
+def _agree_or_leave(text: str) -> None:
+    """The reading at once finds what the reading in order does, or leaves the source to it."""
+    try:
+        at_once = _read(_lex_at_once, text)
+    except _Unusual:
+        return
+    assert at_once == _read(_lex_in_order, text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(["", " ", "    ", "\t", "\n", "\n    ", "\n\n", " \\\n", "\r\n", ";"]),
+                          _FRAGMENTS), max_size=16))
+def test_the_reading_at_once_agrees_with_the_reading_in_order(pieces):
+    _agree_or_leave("".join(indent + fragment for indent, fragment in pieces))
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_reading_at_once_agrees_with_the_reading_in_order_on_damaged_files(name):
+    """Real files with a few characters put in or taken out (quotes, brackets, backslashes, line breaks)."""
+    import random
+    with open(os.path.join(STDLIB, name), encoding="utf-8") as f:
+        text = f.read()
+    _agree_or_leave(text)
+    rng = random.Random(name)
+    for _ in range(20):
+        damaged = text
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(damaged) + 1)
+            if rng.random() < 0.5:
+                damaged = damaged[:at] + rng.choice(["'", '"', "(", ")", "\\", "\n", "\\\n", "#", ":", "def ",
+                                                     "\t", '"""', "r'", "f'", "\r"]) + damaged[at:]
+            else:
+                damaged = damaged[:at] + damaged[at + rng.randint(1, 5):]
+        _agree_or_leave(damaged)

@@ -18,6 +18,12 @@ def identifier_parts(identifier: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group()) for m in _PART.finditer(identifier)]
 
 
+def identifier_pieces(identifier: str) -> list[str]:
+    """The words of `identifier` as written: HTTPServer -> ["HTTP", "Server"] (`identifier_parts` without
+    the offsets, found in C: no match object for each)."""
+    return _PART.findall(identifier)
+
+
 def identifier_words(identifier: str) -> list[str]:
     """The lowercase words of `identifier`: HTTPServer -> ["http", "server"]."""
-    return [part.lower() for _, part in identifier_parts(identifier)]
+    return [part.lower() for part in _PART.findall(identifier)]

@@ -106,14 +106,28 @@ def _add_word(pieces: list[Piece], text: str, token: str, at: int, copied: int, 
               leave_special: bool) -> int:
     """Append the word `token`, at `at` of `text`, to `pieces` as its word pieces, each after the copied text
     before it (from `copied` on); where the copied text not yet in a piece now starts."""
-    for piece in _word_pieces(token, max_len, leave_special):
+    word_pieces = _word_pieces(token, max_len, leave_special)
+    if len(word_pieces) == 1:  # (the token whole, as most are: no loop)
+        piece = word_pieces[0]
+        if not piece.word:
+            return copied
+        if at > copied:
+            pieces.append(_new_tuple(Piece, (text[copied:at], False)))
+        pieces.append(piece)
+        return at + len(piece.text)
+    for piece in word_pieces:
         if piece.word:
             if at > copied:
-                pieces.append(Piece(text[copied:at], False))
+                pieces.append(_new_tuple(Piece, (text[copied:at], False)))
             pieces.append(piece)
             copied = at + len(piece.text)
         at += len(piece.text)
     return copied
+
+
+# A piece of copied text is made by tuple's own __new__: a named tuple's is a Python function, and a text has a
+# copied piece between every two words
+_new_tuple = tuple.__new__
 
 
 def _split_words(text: str, max_len: int, leave_special: bool, bad_bytes: bool) -> list[Piece]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from typofix.apps.check.regions import Scan
 from typofix.apps.check.vocabulary import WordUse
-from typofix.words.identifiers import identifier_parts
+from typofix.words.identifiers import identifier_pieces
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 REMEMBERED = 200_000  # distinct runs whose answer `Changing` keeps (about 30 MB)
@@ -86,9 +86,13 @@ class Checkable:
         letters = letter_runs(masked)
         spaced = letters.replace(LINE, f" {LINE} ")
         runs = spaced.split()  # the runs of letters, and a LINE at each line break
-        written, lowered = Counter(runs), Counter(spaced.lower().split())
+        written = Counter(runs)
         written.pop(LINE, None)
-        lowered.pop(LINE, None)
+        lowered: dict[str, int] = {}  # (from the distinct runs: a file repeats its words)
+        for run, count in written.items():
+            lower = run.lower()
+            lowered[lower] = lowered.get(lower, 0) + count
+        lowered = Counter(lowered)
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
                     digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
         starts = line_starts(letters)
@@ -141,7 +145,7 @@ class Changing:
         if known is None:
             if len(self._names) >= REMEMBERED:
                 self._names.clear()
-            known = self._names[name] = self.words([p for _, p in identifier_parts(name) if len(p) >= 2])
+            known = self._names[name] = self.words([p for p in identifier_pieces(name) if len(p) >= 2])
         return known
 
     def of(self, run: str) -> tuple[str, ...]:
@@ -170,7 +174,7 @@ _LETTERS_AND_LINES = bytes(c if chr(c).isascii() and chr(c).isalpha() else ord(L
 
 def line_starts(letters: str) -> list[int]:
     """Where each line of `letters` (`letter_runs`) starts."""
-    return [0, *accumulate(len(line) + 1 for line in letters.split(LINE)[:-1])]
+    return [0, *accumulate(map((1).__add__, map(len, letters.split(LINE)[:-1])))]  # (each line and its break)
 
 
 def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[int, int], ...]:

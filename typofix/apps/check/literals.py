@@ -30,6 +30,10 @@ _DIRECTIVE = re.compile(r"(?:\b(?:noqa|NOQA|nosec|NOLINT\w*|nolint)\b|"
                         r"\b(?:pragma|pylint|mypy|pyright|ruff|flake8|isort|fmt|type|coding|vim|typofix)\s*[:=]|"
                         r"\beslint-[\w-]+|\bprettier-ignore\b|\bclang-format\s+(?:on|off)\b|\bistanbul\s+ignore\b|"
                         r"\bshellcheck\s+(?:disable|enable|source|shell)\b|-\*-|@ts-\w+).*", re.DOTALL)
+# The word each of `_DIRECTIVE`'s alternatives starts with: a directive starts where one of them does. A set of
+# words is scanned for fast (its first letters), where `_DIRECTIVE` is tried at every character of every comment
+_DIRECTIVE_WORD = re.compile(r"noqa|NOQA|nosec|NOLINT|nolint|pragma|pylint|mypy|pyright|ruff|flake8|isort|fmt|type|"
+                             r"coding|vim|typofix|eslint-|prettier-ignore|clang-format|istanbul|shellcheck|-\*-|@ts-")
 
 
 def _blank_match(match: re.Match) -> str:
@@ -56,7 +60,8 @@ def is_text(content: str) -> bool:
 
 def mask_comment(comment: str) -> str:
     """A comment (its marks included) with tool directives, and all after them, and code spans blanked."""
-    directive = _DIRECTIVE.search(comment)
+    word = _DIRECTIVE_WORD.search(comment)
+    directive = _DIRECTIVE.search(comment, word.start()) if word is not None else None
     if directive:
         comment = comment[:directive.start()] + blank(comment[directive.start():])
     return mask_code_spans(comment)

@@ -94,14 +94,14 @@ class Regions:
     def scan(self, path: str, language: Language) -> Scan:
         """The Scan: the added regions in place, everything between them blanked (overlaps keep the first)."""
         chunks, end, strings = [], 0, []
+        blanked = blank(self.text)  # (once: the text between the regions is sliced from it)
         for start, masked, string in sorted(self.parts):
             if start < end:  # a region inside one already placed (never expected; kept safe)
                 continue
-            chunks.append(blank(self.text[end:start]))
-            chunks.append(masked)
+            chunks += (blanked[end:start], masked)
             end = start + len(masked)
             if string:
                 strings.append((start, end))
-        chunks.append(blank(self.text[end:]))
+        chunks.append(blanked[end:])
         return Scan(path, self.text, language, "".join(chunks), sorted(self.identifiers),
                     sorted(self.literals), frozenset(self.keywords), strings)

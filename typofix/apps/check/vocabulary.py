@@ -29,7 +29,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import itemgetter
+from itertools import repeat
+from operator import add, itemgetter
 
 from typofix.apps.check.lexed import lexer_words
 from typofix.apps.check.pysource import python_words
@@ -81,21 +82,24 @@ class WordUse:
             else:
                 key = "_".join(parts)
                 for part in parts:
-                    inside.setdefault(part, set()).add(key)
+                    if part in inside:
+                        inside[part].add(key)
+                    else:
+                        inside[part] = {key}
                 if _WORD.fullmatch(name):
                     lower = name.lower()
                     whole[lower] = whole.get(lower, 0) + uses
                     alone.add(lower)
-        use.counts.update(in_names)
-        use.names.update(in_names)
-        use.names.update(whole)
+        add_counts(use.counts, in_names)
+        add_counts(use.names, in_names)
+        add_counts(use.names, whole)
         use.only_in = {word: next(iter(keys)) for word, keys in inside.items()
                        if len(keys) == 1 and word not in alone}
         in_literals: dict[str, int] = {}
         for text, uses in Counter(map(itemgetter(1), scan.literals)).items():
             for part in _name_words(text):
                 in_literals[part] = in_literals.get(part, 0) + uses
-        use.counts.update(in_literals)
+        add_counts(use.counts, in_literals)
         use.language.update(scan.keywords)
         if scan.language.kind == "python":
             use.language.update(python_words())
@@ -107,6 +111,13 @@ class WordUse:
 @lru_cache(maxsize=1 << 16)  # the files of a project name the same things: each name split once a run
 def _name_words(name: str) -> tuple[str, ...]:
     return tuple(identifier_words(name))
+
+
+def add_counts(counts: Counter, more: dict[str, int]) -> None:
+    """`counts.update(more)` (the same counts, new words in `more`'s order), in C: `Counter.update` adds a
+    mapping to a Counter that is not empty one word at a time in Python, and a run adds every file's words."""
+    words = list(more)
+    dict.update(counts, zip(words, map(add, map(counts.get, words, repeat(0)), more.values())))
 
 
 def lowered_words(text: str) -> Counter:
@@ -129,8 +140,8 @@ class Vocabulary:
                     only_in[word] = use.only_in[word]
             elif word in only_in and use.only_in.get(word) != only_in[word]:
                 del only_in[word]  # a name of its own, or a part of another name, here
-        self.use.counts.update(use.counts)
-        named.update(use.names)
+        add_counts(self.use.counts, use.counts)
+        add_counts(named, use.names)
         self.use.language |= use.language
 
     def named(self, word: str) -> bool:
