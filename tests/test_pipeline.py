@@ -41,6 +41,19 @@ def test_accepted_words_are_left_alone(tiny_ckpt):
     assert not eager.is_accepted("the")
 
 
+
+def test_words_accepted_later_are_left_alone_and_the_remembered_answers_hold(tiny_ckpt):
+    # The pipeline remembers, across calls, the words it found accepted and each token's repair: a word the user
+    # accepts after a text was corrected (the language server's "add to dictionary") is left alone from then on,
+    # and a text corrected again comes out as it did the first time.
+    corrector = Corrector.load(tiny_ckpt, settings=SMALL)
+    text = "the brown fox planed a speling for dont"
+    first, fixed = corrector.correct(text), corrector.correct("speling")
+    assert "speling" not in first and fixed in first
+    assert corrector.correct(text) == first
+    corrector.accepted.add(["speling"])
+    assert corrector.correct(text) == first.replace(fixed, "speling", 1)
+
 # The words the issue saw broken, each a word (accepted) or a special token; none may change, in text or alone.
 SAFE_WORDS = ["foo", "RC", "ls", "acknowledgments", "afterward", "NASA", "FBI", "IBM", "COVID", "html", "OK",
               "Emoji", "MIT", "GPL", "II", "XIV"]

@@ -34,7 +34,7 @@ from typofix.engine.results import Correction, Suggestion
 from typofix.engine.settings import DecodingSettings
 from typofix.words.context import BigramModel
 from typofix.words.distance import osa_distance
-from typofix.words.casing import APOSTROPHE, CASE, CasedForms, capital_pronouns
+from typofix.words.casing import APOSTROPHE, CASE, CasedForms, Repair, capital_pronouns
 from typofix.words.lexicon import AcceptedWords, Lexicon
 from typofix.words.shape import code_share, in_code_token, leading_mark, surroundings
 from typofix.words.text import Piece, match_case, neighbours, split_text, starts_sentence
@@ -76,6 +76,13 @@ class TextPipeline:
         self._candidates: dict[str, tuple[list[Candidate], Candidate | None]] = {}
         self._context: BigramModel | None = None
         self._one_edit: dict[str, list[str]] = {}  # real-word checks: a word's listed one-edit neighbours
+        # Words, as written, known to be accepted and not recased: text repeats its words (a run of `check` asks
+        # for 30,000 words a file at a time, of 8,000 distinct), and a word accepted stays accepted (words are
+        # added, never taken away), so only the others are looked up again. Bounded as `_candidates` is.
+        self._left_alone: set[str] = set()
+        # A token's repair (`typofix.words.casing`) depends on its letters alone: each found once, not once an
+        # occurrence or a call (margin's, for the words to correct). Bounded as `_candidates` is.
+        self._repairs: dict[str, Repair | None] = {}
         self._detector: Detector | None = None
 
     def correct_many(self, texts: list[str], document: DocumentVocabulary | None = None,
@@ -117,8 +124,7 @@ class TextPipeline:
         accepted = {}
         if self.settings.use_lexicon:  # all of them looked up at once (one search of the mapped word lists)
             accepted = dict(zip(single, self.are_accepted(list(single))))
-            if self.cased is not None:
-                self.cased.look_up([word for word, known in accepted.items() if not known])  # for their margins
+            self._look_up_repairs([word for word, known in accepted.items() if not known])  # for their margins
         others = [w for w in words if w not in single]
         passed = dict(zip(others, self.correct_many(others)))
         found = []
@@ -166,7 +172,7 @@ class TextPipeline:
         own = self.own_word_near(written)
         if own is not None:
             return math.inf, match_case(written, own) if own.islower() else own  # the user's word: the answer
-        repair = self.cased.repair(written) if self.cased is not None else None
+        repair = self._repair(written)
         if repair is not None:
             # A contraction's letters are no word (dont): the apostrophe is all that is missing. A capitalised
             # dictionary word or a name typed in lower case may be a slip of a common word (`abel` for able,
@@ -176,6 +182,20 @@ class TextPipeline:
         if written[:1].isupper() and written[1:].islower() and not starts_sentence(pieces, i):
             return s.name_confidence, None  # a capitalised unknown word inside a sentence: a name
         return s.min_confidence, None
+
+    def _repair(self, written: str) -> Repair | None:
+        """The repair of the token `written` (`CasedForms.repair`; None without the repairs' forms), remembered."""
+        if written not in self._repairs:
+            if len(self._repairs) >= _CACHE_SIZE:
+                self._repairs.clear()
+            self._repairs[written] = self.cased.repair(written) if self.cased is not None else None
+        return self._repairs[written]
+
+    def _look_up_repairs(self, tokens: Iterable[str]) -> None:
+        """Look up the forms of those of `tokens` whose repair is not remembered yet all at once, ahead of
+        their `_repair`s (`CasedForms.look_up`)."""
+        if self.cased is not None:
+            self.cased.look_up([token for token in tokens if token not in self._repairs])
 
     def own_word_near(self, written: str) -> str | None:
         """The user's own word one edit from `written` (the closest, the first listed among equals), if any."""
@@ -234,11 +254,11 @@ class TextPipeline:
         """The pronoun typed in lower case (i, i'm, i'll) written I, I'm, I'll in copied text on lines of English
         prose (not code, not another language, where a lone i is a variable or a word of its own)."""
         for t, pieces in enumerate(found.split):
-            for i, piece in enumerate(pieces):
-                if not piece.word and "i" in piece.text:
-                    fixed = capital_pronouns(piece.text)  # (its pattern keeps paths, options, numerals out)
-                    if fixed != piece.text:
-                        at = next(k for k, (a, b) in enumerate(zip(piece.text, fixed)) if a != b)
+            for i, (text, is_word) in enumerate(pieces):
+                if "i" in text and not is_word:
+                    fixed = capital_pronouns(text)  # (its pattern keeps paths, options, numerals out)
+                    if fixed != text:
+                        at = next(k for k, (a, b) in enumerate(zip(text, fixed)) if a != b)
                         if self._prose_line(texts[t], found.starts[t][i] + at):  # the (first) pronoun's line
                             chosen[t, i] = fixed
 
@@ -291,21 +311,25 @@ class TextPipeline:
         not misspelt: its repaired form (barry: Barry), or itself."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         starts = [list(accumulate(map(len, map(_TEXT, pieces[:-1])), initial=0)) for pieces in split]  # (in C)
+        words = [text for pieces in split for text, is_word in pieces if is_word]
         if separate:  # each text its own document
             repeats = [Counter(p.text for p in pieces if p.word) for pieces in split]
         else:
             document = document if document is not None else DocumentVocabulary()
-            document.add(p.text for pieces in split for p in pieces if p.word)
+            document.add(words)
             repeats = [document] * len(texts)
         # Acceptance looks at the word as written (`Sam` is a word, `sam` a typo of "same"); candidates are
         # found, and remembered, for the lowercase form, then judged per occurrence in its context.
-        written = list(dict.fromkeys(p.text for pieces in split for p in pieces if p.word))
+        left_alone = self._left_alone
+        written = [word for word in dict.fromkeys(words) if word not in left_alone]
         # Each distinct word judged once, all of them together (one lookup in the mapped word lists for the lot).
         accepted = [word for word, known in zip(written, self.are_accepted(written)) if known]
         to_correct = set(written).difference(accepted)
         recased = self.recased_many(accepted)
-        if self.cased is not None:
-            self.cased.look_up(list(to_correct))  # for their `margin`s below
+        if len(left_alone) + len(accepted) > _CACHE_SIZE:
+            left_alone.clear()
+        left_alone.update(word for word in accepted if word not in recased)
+        self._look_up_repairs(to_correct)  # for their `margin`s below
         self._search({word.lower() for word in to_correct})
         k = CONTEXT_CANDIDATES if self.uses_context else 1
         near = self.settings.context_max_edits
@@ -313,19 +337,21 @@ class TextPipeline:
         repairs = set()  # (text, piece) whose answer is sure by rule, not the engine's guess
         fallback = {}  # (text, piece) -> its repaired form, where it has one
         in_context = []  # (text, piece, candidates, left, right, repaired) of those whose neighbours may have a say
+        changing = to_correct.union(recased)  # (most words of a text are neither: looked at once)
         for t, pieces in enumerate(split):
-            for i, piece in enumerate(pieces):
-                if piece.word and piece.text in recased:
-                    chosen[t, i] = recased[piece.text]
-                if not (piece.word and piece.text in to_correct):
+            for i, (text, is_word) in enumerate(pieces):
+                if text not in changing or not is_word:
                     continue
-                word = piece.text.lower()
+                if text in recased:
+                    chosen[t, i] = recased[text]
+                    continue
+                word = text.lower()
                 others, keep = self._candidates[word]
                 repaired = None
                 if keep is None:  # the model alone, or characters it cannot read: ranked as they came
                     ranked = others
                 else:
-                    margin, repaired = self.margin(piece.text, pieces, i)
+                    margin, repaired = self.margin(text, pieces, i)
                     ranked = decide_between(others, keep, margin, k)
                     if repaired is not None and math.isinf(margin):
                         repairs.add((t, i))  # a contraction without its apostrophe, or the user's own word
@@ -334,7 +360,7 @@ class TextPipeline:
                     if self.uses_context:  # what the context may choose from: the best, the typo, the near
                         ranked = [c for j, c in enumerate(ranked) if j == 0 or c.word == word
                                   or osa_distance(word, c.word) <= near]
-                chosen[t, i] = written_as(piece.text, ranked[0].word, repaired)
+                chosen[t, i] = written_as(text, ranked[0].word, repaired)
                 # The bigrams count words in lower case, so they cannot tell Paris from paris: where the scores
                 # keep a word's repaired form, its neighbours may not overturn it.
                 if self.uses_context and len(ranked) > 1 and (repaired is None or ranked[0].word != word):

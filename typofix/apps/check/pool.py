@@ -17,6 +17,7 @@ ahead) when its turn comes to be checked, and each is checked as one group."""
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 from collections import deque
@@ -45,6 +46,11 @@ Found = list[tuple[Finding, Row | None]]
 def _start(recipe, identifiers: bool, real_words: bool) -> None:
     global _checker
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
+    if multiprocessing.parent_process() is not None:
+        # A worker's end: its results are sent (concurrent.futures' worker flushes its queues before the
+        # interpreter finalizes), and taking apart its heap object by object (the search of a run's words, the
+        # word lists) took a few tenths of a second that the run waited for at its end.
+        atexit.register(os._exit, 0)
     _checker = FileChecker(recipe.load(), identifiers, real_words)
 
 
