@@ -84,3 +84,18 @@ def test_the_keys_a_word_is_said_by_are_its_pronunciations():
     assert [(w, s) for w, s in zip(whose.tolist(), spelled)] == [
         (0, to_chars("L IY D")), (2, to_chars("R IY D")), (2, to_chars("R EH D"))]
     assert index.said_many(["read", "nope", "zzz"]) == [tuple(spelled[1:]), (), ()]
+
+
+def test_a_word_asked_again_is_said_as_before():
+    """The rows the index remembers for the words asked about answer later questions as a fresh search does: in
+    another order, repeated, mixed with new words, from an index read back from its arrays."""
+    words, said = ["read", "lead", "zzz"], [(to_chars("R IY D"), to_chars("R EH D")), (to_chars("L IY D"),), ()]
+    index = PhoneIndex(words, said)
+    first = [index.said(w) for w in ["lead", "nope", "read"]]
+    again = index.said_many(["read", "read", "nope", "lead", "zzz", "new"])
+    assert again == [first[2], first[2], (), first[0], (), ()]
+    fresh = PhoneIndex.from_arrays(index.arrays(), words)
+    whose, keys = index.said_keys(["zzz", "lead", "read", "lead"])
+    fresh_whose, fresh_keys = fresh.said_keys(["zzz", "lead", "read", "lead"])
+    assert whose.tolist() == fresh_whose.tolist() == [1, 2, 2, 3]
+    assert keys.tolist() == fresh_keys.tolist()
