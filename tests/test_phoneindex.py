@@ -86,9 +86,9 @@ def test_the_keys_a_word_is_said_by_are_its_pronunciations():
     assert index.said_many(["read", "nope", "zzz"]) == [tuple(spelled[1:]), (), ()]
 
 
-def test_a_word_asked_again_is_said_as_before():
-    """The rows the index remembers for the words asked about answer later questions as a fresh search does: in
-    another order, repeated, mixed with new words, from an index read back from its arrays."""
+def test_words_asked_together_are_said_as_each_alone():
+    """A batch's words (looked up once each however often they repeat) are said as each is asked alone: in
+    another order, repeated, mixed with words the index lacks, from an index read back from its arrays."""
     words, said = ["read", "lead", "zzz"], [(to_chars("R IY D"), to_chars("R EH D")), (to_chars("L IY D"),), ()]
     index = PhoneIndex(words, said)
     first = [index.said(w) for w in ["lead", "nope", "read"]]

@@ -20,7 +20,6 @@ MAX_PHONE_EDITS = 2
 # The deletion index returns matches in frequency order, not by distance: take this many times the words asked
 # for, then rank those by distance (docs/tuning.md: three times found 16 fewer birkbeck-dev targets in 1,494).
 WIDTH = 8
-REMEMBERED = 100_000  # words whose row `said_keys` keeps (a few MB; a server meets new words without end)
 
 
 class PhoneIndex:
@@ -48,10 +47,6 @@ class PhoneIndex:
         # Keys and words are found by binary search in sorted arrays that the index cache maps, and a word's
         # keys are a slice: dictionaries of them cost a run a third of a second to build before its first word.
         self._lookup = lookup if lookup is not None else _lookup_arrays(words, keys, key_rows, key_ends)
-        # word -> its row (-1: not held), for the words asked about: the phone channel asks how each candidate is
-        # said, batch after batch, and the same frequent words are candidates of many typos (on the stdlib
-        # check's words, a binary search of each word's bytes was half the channel's distance time).
-        self._row_of: dict[str, int] = {}
 
     @classmethod
     def from_arrays(cls, arrays, words: list[str] | None = None) -> "PhoneIndex":
@@ -100,7 +95,7 @@ class PhoneIndex:
 
     def said_many(self, words: list[str]) -> list[tuple[str, ...]]:
         """`said` of every word, by one binary search for all of them."""
-        rows = self._rows(words).tolist()
+        rows = find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words).tolist()
         ends, row_keys = self._lookup["row_key_ends"], self._lookup["row_keys"]
         found = []
         for row in rows:
@@ -114,25 +109,13 @@ class PhoneIndex:
     def said_keys(self, words: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """Every word's pronunciations as key numbers: (index in `words`, key), word by word, its keys in key order
         (`said_many` without strings; a word the index does not hold has none)."""
-        rows = self._rows(words)
+        rows = find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"], words)
         listed = np.flatnonzero(rows >= 0)
         ends = self._lookup["row_key_ends"]
         rows = rows[listed]
         starts = np.where(rows > 0, ends[np.maximum(rows - 1, 0)], 0)
         whose, positions = expand_spans(listed, starts, ends[rows])
         return whose, self._lookup["row_keys"][positions].astype(np.int64)
-
-    def _rows(self, words: list[str]) -> np.ndarray:
-        """(N,) each word's row, -1 for a word the index does not hold: remembered, else by one binary search
-        for all the words not asked about before."""
-        known = self._row_of
-        if len(known) > REMEMBERED:
-            known.clear()
-        todo = [w for w in dict.fromkeys(words) if w not in known]
-        if todo:
-            known.update(zip(todo, find_strings(self._lookup["word_sorted"], self._lookup["word_sorted_row"],
-                                                todo).tolist()))
-        return np.fromiter(map(known.__getitem__, words), dtype=np.int64, count=len(words))
 
     def keys_spelled(self, keys: np.ndarray) -> list[str]:
         """The pronunciations that are keys number `keys`."""
@@ -176,17 +159,11 @@ class PhoneIndex:
         place = np.arange(len(owner)) - np.searchsorted(owner, owner)
         room = n + np.fromiter(map(len, exclude), dtype=np.int64, count=len(exclude))
         near = place < room[owner]
-        for i, word in zip(owner[near].tolist(), self._words_at(rows[near])):
+        for i, row in zip(owner[near].tolist(), rows[near].tolist()):
             found_words = result[i]
-            if len(found_words) < n and word not in exclude[i]:
-                found_words.append(word)
+            if len(found_words) < n and self.words[row] not in exclude[i]:
+                found_words.append(self.words[row])
         return result
-
-    def _words_at(self, rows: np.ndarray) -> list[str]:
-        """The words at `rows`, all at once (a word list read in place decodes them in one call)."""
-        if isinstance(self.words, TextList):
-            return self.words.take(rows)
-        return [self.words[row] for row in rows.tolist()]
 
     def said_as_many(self, heard: list[tuple[str, ...]], n: int) -> list[list[str]]:
         """For each typo, up to `n` listed words said exactly as one of its heard pronunciations (the likeliest
