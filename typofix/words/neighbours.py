@@ -148,9 +148,11 @@ class DeletionIndex:
         by_hash = np.argsort(hashes)
         hashes, owner = hashes[by_hash], owner[by_hash]
         lo = np.searchsorted(self._hashes, hashes, side="left")
+        # Only a deletion whose key is there has a span to end (on the phone index about half of them): the
+        # second search is for those alone.
+        keep = self._hashes[np.minimum(lo, len(self._hashes) - 1)] == hashes if len(self._hashes) else lo < 0
+        lo, hashes, owner = lo[keep], hashes[keep], owner[keep]
         hi = np.searchsorted(self._hashes, hashes, side="right")
-        keep = hi > lo
-        lo, hi, owner = lo[keep], hi[keep], owner[keep]
         typo_length = np.fromiter((len(typos[i]) for i in todo), dtype=np.int64, count=len(todo))
         size = len(self.words)
         have = np.zeros(len(todo), dtype=np.int64)  # words found so far, per typo of `todo`
