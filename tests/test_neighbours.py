@@ -22,6 +22,26 @@ def test_deletion_hashes_of_equal_strings_are_equal():
     assert len(hashes) == (1 + 3 + 3) + (1 + 4 + 6) * 2 + (1 + 2 + 1)
 
 
+def test_each_deletion_hashes_as_the_string_it_leaves():
+    """Every entry is the hash of the string that deleting its positions leaves, as that string's own (undeleted)
+    hash is, word by word in the order: the word, then each position deleted alone and with each after it."""
+    words = ["", "a", "ab", "naïve", "abcdef", "xy", "été", "abcdefghij"]
+
+    def strings(word: str, deletes: int) -> list[str]:
+        left = [word]
+        for i in range(len(word) if deletes >= 1 else 0):
+            left.append(word[:i] + word[i + 1:])
+            left += [word[:i] + word[i + 1:j] + word[j + 1:] for j in range(i + 1, len(word) if deletes >= 2 else 0)]
+        return left
+
+    for deletes in (0, 1, 2):
+        hashes, rows = deletion_hashes(words, deletes)
+        for row, word in enumerate(words):
+            left = strings(word, deletes)
+            own, whose = deletion_hashes(left, 0)  # each left string's hash, nothing deleted (grouped by length)
+            assert hashes[rows == row].tolist() == own[np.argsort(whose, kind="stable")].tolist(), (word, deletes)
+
+
 def test_the_index_finds_what_brute_force_finds():
     lexicon = Lexicon.from_tsv()
     ranked = sorted(lexicon.counts, key=lambda w: (-lexicon.counts[w], w))[:5000]

@@ -84,3 +84,18 @@ def test_the_keys_a_word_is_said_by_are_its_pronunciations():
     assert [(w, s) for w, s in zip(whose.tolist(), spelled)] == [
         (0, to_chars("L IY D")), (2, to_chars("R IY D")), (2, to_chars("R EH D"))]
     assert index.said_many(["read", "nope", "zzz"]) == [tuple(spelled[1:]), (), ()]
+
+
+def test_words_asked_together_are_said_as_each_alone():
+    """A batch's words (looked up once each however often they repeat) are said as each is asked alone: in
+    another order, repeated, mixed with words the index lacks, from an index read back from its arrays."""
+    words, said = ["read", "lead", "zzz"], [(to_chars("R IY D"), to_chars("R EH D")), (to_chars("L IY D"),), ()]
+    index = PhoneIndex(words, said)
+    first = [index.said(w) for w in ["lead", "nope", "read"]]
+    again = index.said_many(["read", "read", "nope", "lead", "zzz", "new"])
+    assert again == [first[2], first[2], (), first[0], (), ()]
+    fresh = PhoneIndex.from_arrays(index.arrays(), words)
+    whose, keys = index.said_keys(["zzz", "lead", "read", "lead"])
+    fresh_whose, fresh_keys = fresh.said_keys(["zzz", "lead", "read", "lead"])
+    assert whose.tolist() == fresh_whose.tolist() == [1, 2, 2, 3]
+    assert keys.tolist() == fresh_keys.tolist()

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 from rapidfuzz.distance import OSA
@@ -41,8 +41,9 @@ def one_edit_words(word: str, lexicon, letters: str) -> set[str]:
 
 def deletion_hashes(words: list[str], max_deletes: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """The hash of every string that deleting up to `max_deletes` (0, 1 or 2) characters of each word leaves:
-    (hashes, index of the word), one entry per (word, deletion). Words of one length are hashed together, one
-    numpy pass per deleted position or pair of positions."""
+    (hashes, index of the word), one entry per (word, deletion). Words of one length are hashed together, all
+    their deletions in a few numpy steps (a table of (word, deletion); a step per deleted position or pair of
+    positions had been hundreds of small steps a batch)."""
     hashes, rows = [], []
     by_length: dict[int, list[int]] = {}
     for row, word in enumerate(words):
@@ -54,18 +55,36 @@ def deletion_hashes(words: list[str], max_deletes: int = 2) -> tuple[np.ndarray,
         group = np.array(group)
         powers = _BASE ** np.arange(length, dtype=np.uint64)  # wraps modulo 2^64, as every product here does
         prefix = np.zeros((len(group), length + 1), dtype=np.uint64)  # prefix[:, k]: hash of the first k chars
+        single, first, second, order = _deleted_positions(length, max_deletes)
+        table = np.empty((len(group), 1 + len(single) + len(first)), dtype=np.uint64)  # (words, deletions)
         with np.errstate(over="ignore"):
             prefix[:, 1:] = np.cumsum(codes * powers, axis=1, dtype=np.uint64)
-            total = prefix[:, -1]
-            hashes.append(total)
-            for i in range(length if max_deletes >= 1 else 0):  # delete character i: the tail moves down one power
-                hashes.append(prefix[:, i] + (total - prefix[:, i + 1]) * _BASE_INV)
-                for j in range(i + 1, length if max_deletes >= 2 else 0):  # and j: the middle one power, the tail two
-                    hashes.append(prefix[:, i] + (prefix[:, j] - prefix[:, i + 1]) * _BASE_INV
-                                  + (total - prefix[:, j + 1]) * _BASE_INV * _BASE_INV)
-        count = 1 + (length if max_deletes >= 1 else 0) + (length * (length - 1) // 2 if max_deletes >= 2 else 0)
-        rows.append(np.tile(group, count))
+            total = prefix[:, -1:]  # (words, 1)
+            table[:, 0] = total[:, 0]
+            # delete character i: the tail moves down one power; and j: the middle one power, the tail two
+            table[:, 1:1 + len(single)] = prefix[:, single] + (total - prefix[:, single + 1]) * _BASE_INV
+            table[:, 1 + len(single):] = (prefix[:, first] + (prefix[:, second] - prefix[:, first + 1]) * _BASE_INV
+                                          + (total - prefix[:, second + 1]) * _BASE_INV * _BASE_INV)
+        hashes.append(table[:, order].T.ravel())  # deletion by deletion, each for every word of the group
+        rows.append(np.tile(group, table.shape[1]))
     return np.concatenate(hashes) * _MIX, np.concatenate(rows)
+
+
+@lru_cache(maxsize=256)
+def _deleted_positions(length: int, max_deletes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """For a word of `length`: the positions deleted alone (0 .. length - 1, where `max_deletes` >= 1), the pairs
+    deleted together (first < second, where it is 2), and the order of the table's columns (the word, then those
+    singles, then those pairs) that lists the word, then each position i deleted alone and with each after it."""
+    single = np.arange(length if max_deletes >= 1 else 0, dtype=np.int64)
+    pairs = [(i, j) for i in range(length) for j in range(i + 1, length)] if max_deletes >= 2 else []
+    first = np.array([i for i, _ in pairs], dtype=np.int64)
+    second = np.array([j for _, j in pairs], dtype=np.int64)
+    order, column = [0], 1 + len(single)
+    for i in single.tolist():
+        after = length - 1 - i if max_deletes >= 2 else 0
+        order += [1 + i, *range(column, column + after)]
+        column += after
+    return single, first, second, np.array(order, dtype=np.int64)
 
 
 class DeletionIndex:
@@ -148,9 +167,11 @@ class DeletionIndex:
         by_hash = np.argsort(hashes)
         hashes, owner = hashes[by_hash], owner[by_hash]
         lo = np.searchsorted(self._hashes, hashes, side="left")
+        # Only a deletion whose key is there has a span to end (on the phone index about half of them): the
+        # second search is for those alone.
+        keep = self._hashes[np.minimum(lo, len(self._hashes) - 1)] == hashes if len(self._hashes) else lo < 0
+        lo, hashes, owner = lo[keep], hashes[keep], owner[keep]
         hi = np.searchsorted(self._hashes, hashes, side="right")
-        keep = hi > lo
-        lo, hi, owner = lo[keep], hi[keep], owner[keep]
         typo_length = np.fromiter((len(typos[i]) for i in todo), dtype=np.int64, count=len(todo))
         size = len(self.words)
         have = np.zeros(len(todo), dtype=np.int64)  # words found so far, per typo of `todo`

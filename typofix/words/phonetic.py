@@ -184,7 +184,10 @@ class _CodeGroups:
         lo, hi = self._spans(self.variants, variants)
         owner, positions = expand_spans(whose, lo, hi)
         owner, listed = unique_pairs(owner, self.variant_of[positions], len(self.codes))
-        close = process.cpdist([codes[o] for o in owner.tolist()], _decoded(self.codes[listed]),
+        # The codes as their bytes, never decoded (tens of thousands a batch): the edit distance over a code's
+        # ASCII bytes is the one over its letters.
+        asked = np.array([code.encode("utf-8") for code in codes], dtype=object)
+        close = process.cpdist(asked[owner].tolist(), self.codes[listed].tolist(),
                                scorer=Levenshtein.distance, score_cutoff=1, dtype=np.int32) <= 1
         return owner[close], listed[close]
 
