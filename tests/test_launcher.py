@@ -76,3 +76,16 @@ def test_a_link_on_path_runs_the_environments_python(tmp_path):
     done = run(["typofix", "--version"], env=env)  # the system's python3 has no typofix to import
     assert done.returncode == 0 and done.stdout.startswith("typofix "), done.stderr
     assert "International Ispell" in run(["tf", "-v"], env=env).stdout
+
+
+def test_a_command_ends_with_its_output_whole_and_its_exit_handlers_run(tmp_path):
+    # The launcher ends `typofix` without the interpreter's teardown (typofix.files.exits.leave): what the
+    # teardown would have done that matters, flushing the output and running the exit handlers, is done first.
+    mark = tmp_path / "ran"
+    (tmp_path / "sitecustomize.py").write_text(f"import atexit\natexit.register(open, {str(mark)!r}, 'w')\n")
+    lines = [f"line {n} of a long text, all of it spelled right" for n in range(3000)]  # more than a pipe holds
+    done = subprocess.run([BIN / "typofix", "correct", "-"], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == lines
+    assert mark.exists()
