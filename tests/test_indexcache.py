@@ -141,6 +141,9 @@ def test_a_text_list_reads_its_strings_in_place_as_the_list_would(items):
         assert part.take(np.arange(len(part))) == want[start:stop]
     rows = np.array([i % len(want) for i in range(7)] if want else [], dtype=np.int64)
     assert found.take(rows) == [want[i] for i in rows]
+    many = np.arange(len(want)).repeat(-(-70 // max(len(want), 1)))  # past 64: gathered and split at once
+    assert found.take(many) == [want[i] for i in many] and found[1:].take(many[many < len(want) - 1]) == [
+        want[1:][i] for i in many[many < len(want) - 1]]
     assert pickle.loads(pickle.dumps(found)).take(rows) == found.take(rows)  # (a process pool's workers)
     with pytest.raises(IndexError):
         found[len(want)]

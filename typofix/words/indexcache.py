@@ -224,20 +224,28 @@ class TextList(Sequence):
         return str(self._bytes[self._offsets[i] + 1:self._offsets[i + 1]], "utf-8")
 
     def __iter__(self):
-        text, offsets = self._bytes, self._offsets
-        for i in range(len(self)):
-            yield str(text[offsets[i] + 1:offsets[i + 1]], "utf-8")
+        return iter(self.strings())  # (one decode and split: a tenth of the time of one string at a time)
 
     def strings(self) -> list[str]:
         """All of them, as a new list (not kept: a caller that wants them all holds them)."""
         return strings(self._text[int(self._bounds[0]) + 1:max(int(self._bounds[-1]), 0)])
 
     def take(self, rows: np.ndarray) -> list[str]:
-        """The strings at `rows` (N,), each decoded as it is taken."""
+        """The strings at `rows` (N,): many by gathering their bytes into one buffer, a newline after each, decoded
+        and split at once (half the time of a decode each; measured in docs/engine.md)."""
         rows = np.asarray(rows, dtype=np.int64)
-        text = self._bytes
-        starts, ends = (self._bounds[rows] + 1).tolist(), self._bounds[rows + 1].tolist()
-        return [str(text[start:end], "utf-8") for start, end in zip(starts, ends)]
+        if len(rows) < 64:  # few: one at a time costs less than the gather's dozen numpy calls
+            text = self._bytes
+            starts, ends = (self._bounds[rows] + 1).tolist(), self._bounds[rows + 1].tolist()
+            return [str(text[start:end], "utf-8") for start, end in zip(starts, ends)]
+        starts = self._bounds[rows].astype(np.int64) + 1
+        lengths = self._bounds[rows + 1] - starts + 1  # (N,) each string's bytes and its newline
+        at = np.cumsum(lengths) - lengths  # (N,) where each begins in the buffer
+        places = np.arange(int(lengths.sum())) + np.repeat(starts - at, lengths)
+        text = np.asarray(self._text)
+        gathered = text[np.minimum(places, len(text) - 1)] if len(text) else np.zeros(len(places), dtype=np.uint8)
+        gathered[at + lengths - 1] = 10  # (the last string has no newline after it in the text)
+        return gathered.tobytes().decode("utf-8").split("\n")[:-1]
 
     def lengths(self) -> np.ndarray:
         """(N,) each string's length in characters, none decoded: its bytes, less those that continue a UTF-8
