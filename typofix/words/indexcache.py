@@ -281,8 +281,9 @@ def find_strings(listed: np.ndarray, numbers: np.ndarray | None, wanted: list[st
     # trailing NULs, so a string with a NUL is not there either.
     keys = np.array(encoded, dtype=listed.dtype)
     at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
-    fits = np.fromiter((len(e) <= listed.dtype.itemsize and b"\0" not in e for e in encoded), dtype=bool,
-                       count=len(encoded))
+    fits = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) <= listed.dtype.itemsize
+    if b"\0" in b"".join(encoded):  # (seldom: a test per string only then)
+        fits &= np.fromiter((b"\0" not in e for e in encoded), dtype=bool, count=len(encoded))
     return np.where((listed[at] == keys) & fits, numbers[at] if numbers is not None else at, -1)
 
 
