@@ -4,13 +4,15 @@ is never stale; a damaged, unwritable or turned-off cache costs time, never a wr
 from __future__ import annotations
 
 import os
+import pickle
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from typofix.words.indexcache import MAX_INDEXES, SortedStrings, SortedTable, TextList, cached, strings, text_array
+from typofix.words.indexcache import (MAX_INDEXES, Remembered, SortedStrings, SortedTable, TextList, cached,
+                                      find_string, strings, text_array)
 from typofix.words.lexicon import Lexicon, PrefixTrie
 from typofix.words.neighbours import DeletionIndex
 from typofix.words.phonetic import SoundIndex
@@ -96,77 +98,26 @@ def test_the_word_list_itself_comes_back_in_order(cache, tmp_path):
     assert Lexicon.from_tsv(path, min_count=45).counts == {"the": 50}
 
 
-def test_a_cached_word_list_answers_as_its_dict_before_and_after_making_it(cache, tmp_path, monkeypatch):
+def test_a_cached_word_list_answers_as_its_dict_read_in_place(cache, tmp_path, monkeypatch):
     path = tmp_path / "words.tsv"
     path.write_text("the\t50\nteh\t3\nand\t40\nnaïve\t7\nzero\t0\n")
     built = Lexicon.from_tsv(path)
     asked = ["the", "teh", "and", "naïve", "zero", "thee", "", "the\x00", "\udcff", "x" * 30]
     want = ([w in built for w in asked], [built.count(w) for w in asked], [built.log_prior(w) for w in asked])
-    monkeypatch.setattr(Lexicon, "ASKED", 40)  # 30 lookups a round: the dict is made part way through the second
+    monkeypatch.setattr(Remembered, "LIMIT", 4)  # the remembered answers are forgotten part way through a round
     loaded = Lexicon.from_tsv(path)
+    assert not isinstance(loaded.counts, dict)  # in place
     assert loaded.contains_many(asked) == want[0] and loaded.counts_of(asked).tolist() == want[1]  # together,
-    assert loaded._counts is None  # in place
-    for _ in range(2):
+    for _ in range(2):  # one at a time, asked afresh and remembered
         assert ([w in loaded for w in asked], [loaded.count(w) for w in asked],
                 [loaded.log_prior(w) for w in asked]) == want
-    assert loaded.contains_many(asked) == want[0] and loaded.counts_of(asked).tolist() == want[1]  # from the dict
-    assert len(loaded) == 5 and loaded.total == built.total == 100 and loaded.counts == built.counts
-    words, counts = Lexicon.from_tsv(path).in_order()  # from the arrays, without the dict
-    assert list(words) == list(built.counts) and counts.tolist() == list(built.counts.values())
-
-
-def test_a_damaged_index_is_rebuilt(cache, words):
-    make, load = _kinds(words)["deletions"]
-    want = _answers("deletions", cached("one", words.digest, make, load))
-    (saved,) = cache.iterdir()
-    (saved / "hashes.npy").write_bytes(b"not an array")
-    builds = Builds(make)
-    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1
-    (saved / "rows.npy").unlink()  # one array missing
-    builds = Builds(make)
-    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1
-    assert _answers("deletions", cached("one", words.digest, builds, load)) == want and builds.count == 1  # saved
-
-
-def test_sound_codes_from_another_jellyfish_are_rebuilt(cache, words):
-    make, load = _kinds(words)["sound"]
-    want = _answers("sound", cached("sound", words.digest, make, load))
-    (saved,) = cache.iterdir()
-    codes = np.load(saved / "metaphone.npy")
-    np.save(saved / "metaphone.npy", np.char.add(b"Q", codes))  # as if Metaphone had changed
-    builds = Builds(make)
-    assert _answers("sound", cached("sound", words.digest, builds, load)) == want and builds.count == 1
-
-
-def test_no_cache_or_an_unwritable_one_only_costs_time(tmp_path, monkeypatch, words):
-    make, load = _kinds(words)["trie"]
-    want = _answers("trie", make())
-    monkeypatch.setenv("TYPOFIX_CACHE_DIR", "")  # turned off
-    builds = Builds(make)
-    for _ in range(2):
-        assert _answers("trie", cached("trie", words.digest, builds, load)) == want
-    assert builds.count == 2
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a folder")
-    monkeypatch.setenv("TYPOFIX_CACHE_DIR", str(blocker / "cache"))
-    assert _answers("trie", cached("trie", words.digest, make, load)) == want
-    assert blocker.read_text() == "not a folder"
-
-
-def test_only_the_most_recently_used_indexes_are_kept(cache):
-    small = Lexicon({"cat": 3, "dog": 2})
-    for i in range(MAX_INDEXES + 3):
-        cached(f"trie{i:02d}", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)
-        os.utime(next(cache.glob(f"trie{i:02d}-*")), (1_000_000 + i, 1_000_000 + i))  # distinct ages
-    cached("trie00", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)  # used again
-    names = sorted(p.name.split("-")[0] for p in cache.iterdir())
-    assert len(names) == MAX_INDEXES and "trie00" in names and "trie01" not in names
-    assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no temporary folders left
-    left = cache / ".trie-x.123-abcd.tmp"  # as a writer killed two hours ago leaves it
-    left.mkdir()
-    os.utime(left, (os.path.getmtime(left) - 7200,) * 2)
-    cached("trie99", small.digest, lambda: PrefixTrie(small.counts), PrefixTrie.from_arrays)
-    assert not left.exists()
+    assert loaded.log_priors(asked) == want[2] and len(loaded.counts._answers) <= 4
+    assert dict(loaded.counts) == dict(built.counts) and sum(loaded.counts.values()) == loaded.total
+    assert [loaded.counts.get(w) for w in asked] == [built.counts.get(w) for w in asked]
+    with pytest.raises(KeyError):
+        loaded.counts["thee"]
+    loaded.add_words(["thee", "the"], 2)  # the user's words: a dict of the list, added to
+    assert isinstance(loaded.counts, dict) and loaded.count("thee") == 2 and loaded.count("the") == 50
 
 
 def test_text_arrays_round_trip():
@@ -175,18 +126,27 @@ def test_text_arrays_round_trip():
 
 
 @pytest.mark.parametrize("items", [[], ["one"], ["naïve", "", "x", "café au lait", "z"], [f"w{i}" for i in range(50)]])
-def test_a_text_list_reads_its_strings_in_place_as_the_list_would(items, monkeypatch):
+def test_a_text_list_reads_its_strings_in_place_as_the_list_would(items):
     text = np.frombuffer(text_array(items).tobytes(), dtype=np.uint8)
     want = strings(text_array(items))  # (one empty string comes back as none, as `strings` says)
-    monkeypatch.setattr(TextList, "ASKED", 5)  # past five single strings, the rest are decoded at once
     found = TextList(text)
     assert len(found) == len(want) and [found[i] for i in range(len(want))] == want
-    assert list(found) == want and found[1:3] == want[1:3]
+    assert [found[-i] for i in range(1, len(want) + 1)] == [want[-i] for i in range(1, len(want) + 1)]
+    assert list(found) == want and found.strings() == want and found[::2] == want[::2]
     assert TextList(text).lengths().tolist() == [len(w) for w in want]
+    for start, stop in ((1, 3), (0, len(want)), (2, 1), (len(want) - 1, None)):
+        part = found[start:stop]  # a slice: a text list over the same bytes
+        assert isinstance(part, TextList) and list(part) == want[start:stop] and part.strings() == want[start:stop]
+        assert part.lengths().tolist() == [len(w) for w in want[start:stop]]
+        assert part.take(np.arange(len(part))) == want[start:stop]
     rows = np.array([i % len(want) for i in range(7)] if want else [], dtype=np.int64)
-    taken = TextList(text)
-    # Decoded one by one while few are asked (five here), then by one gather of all of them.
-    assert taken.take(rows[:3]) == [want[i] for i in rows[:3]] and taken.take(rows) == [want[i] for i in rows]
+    assert found.take(rows) == [want[i] for i in rows]
+    many = np.arange(len(want)).repeat(-(-70 // max(len(want), 1)))  # past 64: gathered and split at once
+    assert found.take(many) == [want[i] for i in many] and found[1:].take(many[many < len(want) - 1]) == [
+        want[1:][i] for i in many[many < len(want) - 1]]
+    assert pickle.loads(pickle.dumps(found)).take(rows) == found.take(rows)  # (a process pool's workers)
+    with pytest.raises(IndexError):
+        found[len(want)]
 
 
 # A NUL, a lone surrogate (an undecodable byte carried through) and a string longer than any listed one are never
@@ -196,11 +156,11 @@ ASKED_ABOUT = ["apple", "Apple", "naïve", "", "zebra", "a", "appl", "apple\x00"
 
 @pytest.mark.parametrize("listed", [[], ["apple"], ["apple", "Banana", "naïve", "zebra", "a", "ünïcode", "b", ""]])
 def test_sorted_strings_and_tables_answer_as_a_set_and_a_dict(listed, monkeypatch):
-    monkeypatch.setattr(SortedStrings, "ASKED", 15)  # 12 lookups a round: the set is built in the second
-    monkeypatch.setattr(SortedTable, "ASKED", 15)
+    monkeypatch.setattr(Remembered, "LIMIT", 5)  # 12 lookups a round: the answers are forgotten and asked afresh
     found = SortedStrings.of(listed)
     assert [w in found for w in ASKED_ABOUT * 2] == [w in set(listed) for w in ASKED_ABOUT * 2]
-    assert len(found) == len(set(listed)) and set(found) == set(listed)
+    assert len(found) == len(set(listed)) and set(found) == set(listed) and len(found._answers) <= 5
+    assert [find_string(found.listed, w) >= 0 for w in ASKED_ABOUT] == [w in set(listed) for w in ASKED_ABOUT]
     forms = {w: w.upper() + "!" for w in listed}
     table = SortedTable.of(forms)
     assert [table.get(w) for w in ASKED_ABOUT * 2] == [forms.get(w) for w in ASKED_ABOUT * 2]
@@ -209,20 +169,14 @@ def test_sorted_strings_and_tables_answer_as_a_set_and_a_dict(listed, monkeypatc
 
 
 @pytest.mark.parametrize("listed", [[], ["apple"], ["apple", "Banana", "naïve", "zebra", "a", "ünïcode", "b", ""]])
-def test_strings_looked_up_together_answer_as_one_at_a_time_and_build_no_set(listed, monkeypatch):
-    monkeypatch.setattr(SortedStrings, "ASKED", 15)
-    monkeypatch.setattr(SortedTable, "ASKED", 15)
+def test_strings_looked_up_together_answer_as_one_at_a_time(listed):
     found = SortedStrings.of(listed)
     asked = ASKED_ABOUT * 2 + ["APPLE", "apple's", "y" * 300, "\u0130stanbul"]
     assert found.contains_many(asked) == [w in set(listed) for w in asked] and found.contains_many([]) == []
-    assert found._set is None and found._asked == 0  # in place: no set, and `ASKED` single lookups still to come
-    assert [w in found for w in asked] == found.contains_many(asked)  # the set is built part way through these
-    assert found._set is not None and found.contains_many(asked) == [w in set(listed) for w in asked]
+    assert [w in found for w in asked] == found.contains_many(asked)
     forms = {w: w.upper() + "!" for w in listed}
     table = SortedTable.of(forms)
-    assert table.get_many(asked) == [forms.get(w) for w in asked] and table._dict is None and table._asked == 0
-    assert [table.get(w) for w in asked] == table.get_many(asked)  # the dict is made part way through these
-    assert table._dict is not None and table.get_many(asked) == [forms.get(w) for w in asked]
+    assert table.get_many(asked) == [forms.get(w) for w in asked] == [table.get(w) for w in asked]
 
 
 def test_a_deletion_index_over_words_read_in_place_answers_as_over_the_list(words):

@@ -23,6 +23,7 @@ import os
 import secrets
 import shutil
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -180,70 +181,81 @@ def strings(text: np.ndarray) -> list[str]:
 
 
 class TextList(Sequence):
-    """The strings `text_array` was given, read in place: one decoded where it is asked for (a run that corrects a
-    word asks for a few of the phone index's 100,000 keys), all of them once many are (decoding 100,000 strings
-    took 10 MB and 20 ms of every run that opened the index)."""
+    """The strings `text_array` was given, read in place: each decoded where it is asked for, never all of them
+    kept. A run asks for a few of the phone index's 100,000 keys, a text's search for tens of thousands of the
+    word list's words; decoding all of them once many were asked for held 8 MB of strings for each list (three
+    lists in a long text's run) where a string decoded on demand costs a quarter of a microsecond more than a
+    gather from an object array (measured in docs/engine.md). A slice is a `TextList` over the same text."""
 
-    ASKED = 2_000  # single strings decoded before the rest are decoded at once (a wide pass asks for all of them)
-
-    def __init__(self, text: np.ndarray):
+    def __init__(self, text: np.ndarray, bounds: np.ndarray | None = None):
         self._text = text
-        # One array of offsets, string i being text[bounds[i] + 1:bounds[i + 1]] (bounds[0] = -1: the newlines
-        # with one before the first string and one after the last), in 32 bits where the text fits: the start and
-        # end of every string in 64 bits each were 4.5 MB of a one-word run's memory.
-        newlines = np.flatnonzero(np.asarray(text) == 10)
-        width = np.int32 if len(text) < 2**31 - 1 else np.int64
-        bounds = np.empty(len(newlines) + 2 if len(text) else 1, dtype=width)
-        bounds[0] = -1
-        if len(text):
-            bounds[1:-1], bounds[-1] = newlines, len(text)
+        if bounds is None:
+            # One array of offsets, string i being text[bounds[i] + 1:bounds[i + 1]] (bounds[0] = -1: the newlines
+            # with one before the first string and one after the last), in 32 bits where the text fits: the start
+            # and end of every string in 64 bits each were 4.5 MB of a one-word run's memory.
+            newlines = np.flatnonzero(np.asarray(text) == 10)
+            width = np.int32 if len(text) < 2**31 - 1 else np.int64
+            bounds = np.empty(len(newlines) + 2 if len(text) else 1, dtype=width)
+            bounds[0] = -1
+            if len(text):
+                bounds[1:-1], bounds[-1] = newlines, len(text)
         self._bounds = bounds
-        self._all: list[str] | None = None
-        self._objects: np.ndarray | None = None  # the strings as an object array, for `take`
-        self._asked = 0
+        # Read through memoryviews: an item of one is a Python int, a slice of the other decodes without a copy of
+        # the bytes first (numpy's scalars and slices cost several times as much a string).
+        self._bytes = memoryview(np.ascontiguousarray(text, dtype=np.uint8))
+        self._offsets = memoryview(np.ascontiguousarray(bounds))
+
+    def __reduce__(self):  # (memoryviews do not pickle)
+        return TextList, (self._text, self._bounds)
 
     def __len__(self) -> int:
         return len(self._bounds) - 1
 
     def __getitem__(self, i):
-        if self._all is None and isinstance(i, int):
-            self._asked += 1
-            if self._asked <= self.ASKED:
-                if i < 0:
-                    i += len(self)
-                if not 0 <= i < len(self):
-                    raise IndexError("text list index out of range")
-                return bytes(self._text[int(self._bounds[i]) + 1:int(self._bounds[i + 1])]).decode("utf-8")
-        return self.strings()[i]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(len(self))
+            if step != 1:
+                return [self[j] for j in range(start, stop, step)]
+            return TextList(self._text, self._bounds[start:max(start, stop) + 1])
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("text list index out of range")
+        return str(self._bytes[self._offsets[i] + 1:self._offsets[i + 1]], "utf-8")
 
     def __iter__(self):
-        return iter(self.strings())
+        return iter(self.strings())  # (one decode and split: a tenth of the time of one string at a time)
 
     def strings(self) -> list[str]:
-        """All of them, as a list."""
-        if self._all is None:
-            self._all = strings(self._text)
-        return self._all
+        """All of them, as a new list (not kept: a caller that wants them all holds them)."""
+        return strings(self._text[int(self._bounds[0]) + 1:max(int(self._bounds[-1]), 0)])
 
     def take(self, rows: np.ndarray) -> list[str]:
-        """The strings at `rows` (N,): each decoded where it is asked for while few are, else by one gather of
-        all of them as an object array (twice as fast as a list comprehension)."""
-        if self._all is None and self._asked + len(rows) <= self.ASKED:
-            self._asked += len(rows)
-            text, bounds = self._text, self._bounds
-            return [bytes(text[int(bounds[i]) + 1:int(bounds[i + 1])]).decode("utf-8") for i in rows.tolist()]
-        if self._objects is None:
-            self._objects = np.array(self.strings(), dtype=object)
-        return self._objects[rows].tolist()
+        """The strings at `rows` (N,): many by gathering their bytes into one buffer, a newline after each, decoded
+        and split at once (half the time of a decode each; measured in docs/engine.md)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if len(rows) < 64:  # few: one at a time costs less than the gather's dozen numpy calls
+            text = self._bytes
+            starts, ends = (self._bounds[rows] + 1).tolist(), self._bounds[rows + 1].tolist()
+            return [str(text[start:end], "utf-8") for start, end in zip(starts, ends)]
+        starts = self._bounds[rows].astype(np.int64) + 1
+        lengths = self._bounds[rows + 1] - starts + 1  # (N,) each string's bytes and its newline
+        at = np.cumsum(lengths) - lengths  # (N,) where each begins in the buffer
+        places = np.arange(int(lengths.sum())) + np.repeat(starts - at, lengths)
+        text = np.asarray(self._text)
+        gathered = text[np.minimum(places, len(text) - 1)] if len(text) else np.zeros(len(places), dtype=np.uint8)
+        gathered[at + lengths - 1] = 10  # (the last string has no newline after it in the text)
+        return gathered.tobytes().decode("utf-8").split("\n")[:-1]
 
     def lengths(self) -> np.ndarray:
         """(N,) each string's length in characters, none decoded: its bytes, less those that continue a UTF-8
         character (few: most words are ASCII)."""
         bounds = self._bounds.astype(np.int64)
         lengths = np.diff(bounds) - 1
-        text = np.asarray(self._text)
+        first, end = int(bounds[0]) + 1, max(int(bounds[-1]), 0)
+        text = np.asarray(self._text)[first:end]
         if len(text) and int(text.max()) >= 0x80:
-            continuing = np.flatnonzero((text & 0xC0) == 0x80)
+            continuing = np.flatnonzero((text & 0xC0) == 0x80) + first
             lengths = lengths - np.bincount(np.searchsorted(bounds[:-1] + 1, continuing, side="right") - 1,
                                             minlength=len(lengths))
         return lengths
@@ -269,48 +281,67 @@ def find_strings(listed: np.ndarray, numbers: np.ndarray | None, wanted: list[st
     # trailing NULs, so a string with a NUL is not there either.
     keys = np.array(encoded, dtype=listed.dtype)
     at = np.minimum(np.searchsorted(listed, keys), len(listed) - 1)
-    fits = np.fromiter((len(e) <= listed.dtype.itemsize and b"\0" not in e for e in encoded), dtype=bool,
-                       count=len(encoded))
+    fits = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)) <= listed.dtype.itemsize
+    if b"\0" in b"".join(encoded):  # (seldom: a test per string only then)
+        fits &= np.fromiter((b"\0" not in e for e in encoded), dtype=bool, count=len(encoded))
     return np.where((listed[at] == keys) & fits, numbers[at] if numbers is not None else at, -1)
+
+
+def find_string(listed: np.ndarray, wanted: str) -> int:
+    """`find_strings(listed, None, [wanted])[0]`, one string alone: Python's bisection over the mapped array, about
+    2 us where numpy's searchsorted of a one-string array costs 13 (its conversions)."""
+    encoded = wanted.encode("utf-8", "surrogatepass")
+    if not len(listed) or len(encoded) > listed.dtype.itemsize or b"\0" in encoded:
+        return -1
+    at = bisect_left(listed, encoded)
+    return at if at < len(listed) and listed[at] == encoded else -1
+
+
+class Remembered(dict):
+    """The answers of single lookups in a table read in place, by the string asked about, up to `LIMIT` of them,
+    then forgotten at once and remembered afresh: a text asks about its distinct words again and again, and
+    this holds a text's words where a set or dict of the table held all of its 100,000 (8-10 MB each)."""
+
+    LIMIT = 1 << 15
+
+    def answer(self, key: str, look_up: Callable[[str], object]):
+        """The answer for `key`, `look_up(key)` where it is not remembered."""
+        try:
+            return self[key]
+        except KeyError:
+            if len(self) >= self.LIMIT:
+                self.clear()
+            found = self[key] = look_up(key)
+            return found
 
 
 class SortedStrings:
     """A set of strings read in place: `in` by binary search in their sorted UTF-8 bytes (`sorted_strings`, an
-    array the index cache maps), so a run that asks about a few words builds no set of 100,000 (a tenth of a
-    second and 10 MB of every start). After `ASKED` lookups (a text, not a word) it builds the set: a lookup
-    there costs a twentieth of a binary search's."""
-
-    ASKED = 2_000
+    array the index cache maps), the answers remembered (`Remembered`), so that no run builds a set of 100,000
+    strings (a tenth of a second and 10 MB)."""
 
     def __init__(self, listed: np.ndarray):
         self.listed = listed
-        self._set: set[str] | None = None
-        self._asked = 0
+        self._answers = Remembered()
 
     @classmethod
     def of(cls, items) -> "SortedStrings":
         return cls(sorted_strings(list(dict.fromkeys(items)))[0])
 
     def __contains__(self, word: str) -> bool:
-        if self._set is not None:
-            return word in self._set
-        self._asked += 1
-        if self._asked <= self.ASKED:
-            return int(find_strings(self.listed, None, [word])[0]) >= 0
-        return word in self.strings()
+        return self._answers.answer(word, self._listed)
+
+    def _listed(self, word: str) -> bool:
+        return find_string(self.listed, word) >= 0
 
     def contains_many(self, words: list[str]) -> list[bool]:
         """`word in self` of each of `words`, all of them looked up together: one binary search in the mapped
-        array for the lot (a text's distinct words), which builds no set and does not count towards `ASKED`."""
-        if self._set is not None:
-            return [word in self._set for word in words]
+        array for the lot (a text's distinct words)."""
         return (find_strings(self.listed, None, words) >= 0).tolist()
 
     def strings(self) -> set[str]:
-        """All of them, as a set (built once)."""
-        if self._set is None:
-            self._set = {b.decode("utf-8") for b in self.listed.tolist()}
-        return self._set
+        """All of them, as a new set."""
+        return {b.decode("utf-8") for b in self.listed.tolist()}
 
     def __iter__(self):
         return iter(self.strings())
@@ -321,16 +352,13 @@ class SortedStrings:
 
 class SortedTable:
     """{string: string} read in place: the keys as sorted UTF-8 bytes (`sorted_strings`) and their values in the
-    same order (`text_array`), arrays the index cache maps; `get` by binary search, and after `ASKED` lookups from
-    a dict of them all (a text asks about many words)."""
-
-    ASKED = 2_000
+    same order (`text_array`), arrays the index cache maps; `get` by binary search, its answers remembered
+    (`Remembered`)."""
 
     def __init__(self, keys: np.ndarray, values: np.ndarray):
         self.keys, self.values = keys, values
         self._values = TextList(values)
-        self._dict: dict[str, str] | None = None
-        self._asked = 0
+        self._answers = Remembered()
 
     @classmethod
     def of(cls, mapping: dict[str, str]) -> "SortedTable":
@@ -339,19 +367,15 @@ class SortedTable:
         return cls(keys, text_array([values[i] for i in order.tolist()]))
 
     def get(self, key: str, default: str | None = None) -> str | None:
-        if self._dict is None:
-            self._asked += 1
-            if self._asked <= self.ASKED:
-                row = int(find_strings(self.keys, None, [key])[0])
-                return self._values[row] if row >= 0 else default
-            self._dict = dict(zip((b.decode("utf-8") for b in self.keys.tolist()), self._values.strings()))
-        return self._dict.get(key, default)
+        found = self._answers.answer(key, self._value)
+        return found if found is not None else default
+
+    def _value(self, key: str) -> str | None:
+        row = find_string(self.keys, key)
+        return self._values[row] if row >= 0 else None
 
     def get_many(self, keys: list[str]) -> list[str | None]:
-        """`get` of each of `keys` (None where it is not there), by one binary search for all of them, which
-        builds no dict and does not count towards `ASKED`."""
-        if self._dict is not None:
-            return [self._dict.get(key) for key in keys]
+        """`get` of each of `keys` (None where it is not there), by one binary search for all of them."""
         rows = find_strings(self.keys, None, keys)
         values = iter(self._values.take(rows[rows >= 0]))
         return [next(values) if row >= 0 else None for row in rows.tolist()]

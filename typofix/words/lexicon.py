@@ -9,15 +9,15 @@ import hashlib
 import math
 import re
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from typofix.files.packagedata import packaged
 from typofix.words.casing import case_forms
-from typofix.words.indexcache import (SortedStrings, SortedTable, TextList, cached, file_digest, find_strings,
-                                      sorted_strings, strings, text_array)
+from typofix.words.indexcache import (Remembered, SortedStrings, SortedTable, TextList, cached, file_digest,
+                                      find_string, find_strings, sorted_strings, strings, text_array)
 from typofix.words.morphology import Morphology
 
 
@@ -485,21 +485,63 @@ def _counts_checked_by_line(path: Path, text: str) -> dict[str, int]:
 _KEY_BASE = 0x110000  # one more than the largest code point: (node, char) -> node * base + char is unique
 
 
+class ListedCounts(Mapping):
+    """A word list's {word: count} read in place from the index cache: its words (`TextList`, in the list's
+    order), their counts (N,) and the words' sorted UTF-8 bytes with their rows (`sorted_strings`). One word is
+    found by bisection and its answer remembered (`Remembered`), many at once by one binary search
+    (`counts_of`): no dict of the list is ever made (125,116 words: 16 MB with their strings, and a tenth of a
+    second, which every text's run paid)."""
+
+    def __init__(self, words: TextList, counts: np.ndarray, listed: np.ndarray, rows: np.ndarray):
+        self._words, self._counts, self._listed, self._rows = words, counts, listed, rows
+        self._answers = Remembered()  # word -> its count, -1 where it is not listed
+
+    def _count(self, word: str) -> int:
+        row = find_string(self._listed, word)
+        return int(self._counts[int(self._rows[row])]) if row >= 0 else -1
+
+    def get(self, word, default=None):
+        count = self._answers.answer(word, self._count) if isinstance(word, str) else -1
+        return count if count >= 0 else default
+
+    def __getitem__(self, word: str) -> int:
+        count = self.get(word)
+        if count is None:
+            raise KeyError(word)
+        return count
+
+    def __contains__(self, word) -> bool:
+        return self.get(word) is not None
+
+    def counts_of(self, words: list[str]) -> np.ndarray:
+        """(N,) the count of each of `words`, 0 where it is not listed: one binary search for all of them."""
+        rows = find_strings(self._listed, self._rows, words)
+        return np.where(rows >= 0, self._counts[np.maximum(rows, 0)], 0)
+
+    def __iter__(self):
+        return iter(self._words)
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def values(self) -> list[int]:
+        return self._counts.tolist()
+
+    def items(self):
+        return zip(self._words, self._counts.tolist())
+
+
 class Lexicon:
     """Known words with corpus counts; `log_prior` is the smoothed unigram log-probability.
 
-    Read from the index cache, the words and counts stay arrays there, looked up in place (`find_strings`),
-    until `ASKED` lookups or a caller that wants them all (`counts`) make the dict: building it took a tenth of a
-    second and 10 MB of every start, and correcting a word asks for a handful."""
-
-    ASKED = 2_000
+    Read from the index cache, the words and counts stay arrays there, looked up in place (`ListedCounts`, which
+    `counts` then is); made from a dict (a list read without the cache), or once the user's words are added, the
+    dict is kept."""
 
     def __init__(self, counts: dict[str, int]):
         if not counts:
             raise LexiconError("the word list is empty")
-        self._counts: dict[str, int] | None = counts
-        self._arrays: dict[str, np.ndarray] | None = None  # words, counts and their lookup, when read from a cache
-        self._asked = 0
+        self._counts: Mapping[str, int] = counts
         self._size = len(counts)
         self.total = sum(counts.values())
         self._trie: PrefixTrie | None = None
@@ -528,9 +570,11 @@ class Lexicon:
         if not len(counts) or not (len(arrays["sorted"]) == len(arrays["sorted_rows"]) == len(counts)):
             raise ValueError("word list arrays do not agree")
         lexicon = cls.__new__(cls)
-        lexicon._counts, lexicon._arrays, lexicon._asked, lexicon._size = None, arrays, 0, len(counts)
-        # The words read in place, decoded once for every caller (the dict's keys are the same strings).
-        lexicon._words = TextList(arrays["words"])
+        words = TextList(arrays["words"])
+        if len(words) != len(counts):
+            raise ValueError("word list arrays do not agree")
+        lexicon._counts = ListedCounts(words, counts, arrays["sorted"], arrays["sorted_rows"])
+        lexicon._size = len(counts)
         lexicon.total = int(arrays["total"][0])  # kept: summing the counts read all of their pages
         lexicon._trie = lexicon._digest = None
         return lexicon
@@ -543,33 +587,25 @@ class Lexicon:
                 "total": np.array([self.total], dtype=np.int64), "sorted": listed, "sorted_rows": rows}
 
     @property
-    def counts(self) -> dict[str, int]:
-        """{word: count}, in the list's order (made from the arrays on first use where they came from a cache)."""
-        if self._counts is None:
-            self._counts = dict(zip(self._words.strings(), self._arrays["counts"].tolist()))
+    def counts(self) -> Mapping[str, int]:
+        """{word: count}, in the list's order: a dict, or read in place where the list came from the index cache
+        (`ListedCounts`)."""
         return self._counts
 
     def in_order(self) -> tuple[Sequence[str], np.ndarray]:
-        """The words in the list's order and their counts (N,), without making the dict of them (read from a
-        cache, the words are read in place: `TextList`)."""
-        if self._counts is None:
-            return self._words, np.asarray(self._arrays["counts"])
+        """The words in the list's order and their counts (N,) (read from a cache, the words are read in place:
+        `TextList`)."""
+        if isinstance(self._counts, ListedCounts):
+            return self._counts._words, np.asarray(self._counts._counts)
         return list(self._counts), np.fromiter(self._counts.values(), dtype=np.int64, count=len(self._counts))
-
-    def _row(self, word: str) -> int | None:
-        """Before the dict is made: the row of `word` in the arrays (-1 where it is not listed); None once `ASKED`
-        lookups have made the dict (ask it)."""
-        self._asked += 1
-        if self._asked > self.ASKED:
-            self.counts  # made now: every later lookup goes to it
-            return None
-        return int(find_strings(self._arrays["sorted"], self._arrays["sorted_rows"], [word])[0])
 
     def add_words(self, words, count: int) -> None:
         """List `words` not yet listed with `count` (the user's words, so that they can be corrections)."""
         added = [word for word in dict.fromkeys(words) if word not in self]
         if added:
-            self.counts.update(dict.fromkeys(added, count))
+            if not isinstance(self._counts, dict):  # the arrays are the cached list's: a dict of it, added to
+                self._counts = dict(self._counts.items())
+            self._counts.update(dict.fromkeys(added, count))
             self._size += len(added)
             self.total += count * len(added)
             self._trie = None
@@ -584,51 +620,38 @@ class Lexicon:
         return self._digest
 
     def __contains__(self, word: str) -> bool:
-        if self._counts is None:
-            row = self._row(word)
-            if row is not None:
-                return row >= 0
         return word in self._counts
 
     def contains_many(self, words: list[str]) -> list[bool]:
-        """`word in self` of each of `words` (the same answers): before the dict is made, by one binary search
-        for all of them, which does not make it."""
-        if self._counts is not None:
-            return [word in self._counts for word in words]
-        return (find_strings(self._arrays["sorted"], self._arrays["sorted_rows"], words) >= 0).tolist()
+        """`word in self` of each of `words` (the same answers), read in place by one binary search for all of
+        them."""
+        if isinstance(self._counts, ListedCounts):
+            return (find_strings(self._counts._listed, None, words) >= 0).tolist()
+        return [word in self._counts for word in words]
 
     def __len__(self) -> int:
         return self._size
 
     def count(self, word: str) -> int:
-        if self._counts is None:
-            row = self._row(word)
-            if row is not None:
-                return int(self._arrays["counts"][row]) if row >= 0 else 0
         return self._counts.get(word, 0)
 
     def counts_of(self, words: list[str]) -> np.ndarray:
-        """(N,) `count` of each of `words`: before the dict is made, by one binary search for all of them, which
-        does not make it."""
-        if self._counts is not None:
-            return np.fromiter((self._counts.get(word, 0) for word in words), dtype=np.int64, count=len(words))
-        rows = find_strings(self._arrays["sorted"], self._arrays["sorted_rows"], words)
-        return np.where(rows >= 0, self._arrays["counts"][np.maximum(rows, 0)], 0)
+        """(N,) `count` of each of `words`: read in place, by one binary search for all of them."""
+        if isinstance(self._counts, ListedCounts):
+            return self._counts.counts_of(words)
+        return np.fromiter((self._counts.get(word, 0) for word in words), dtype=np.int64, count=len(words))
 
     def log_prior(self, word: str) -> float:
         """log P(word) with add-one smoothing, so unknown words get a finite, low score."""
-        counts = self._counts  # (the dict's lookup inline: ranking asks this of every candidate)
-        count = counts.get(word, 0) if counts is not None else self.count(word)
-        return math.log((count + 1) / (self.total + self._size))
+        return math.log((self._counts.get(word, 0) + 1) / (self.total + self._size))
 
     def log_priors(self, words: list[str]) -> list[float]:
-        """`log_prior` of each of `words` (the same floats), looked up together: before the dict is made, by
-        one binary search for all of them instead of one a word (the ranking asks about a batch's candidates)."""
-        if self._counts is None and self._asked + len(words) <= self.ASKED:
-            self._asked += len(words)
-            counts = self.counts_of(words).tolist()
+        """`log_prior` of each of `words` (the same floats), looked up together: read in place, by one binary
+        search for all of them instead of one a word (the ranking asks about a batch's candidates)."""
+        if isinstance(self._counts, ListedCounts):
+            counts = self._counts.counts_of(words).tolist()
         else:
-            known = self.counts
+            known = self._counts
             counts = [known.get(w, 0) for w in words]
         denominator = self.total + self._size
         return [math.log((count + 1) / denominator) for count in counts]
