@@ -368,12 +368,7 @@ def _check_indentation(text: str, starts: np.ndarray, ends: np.ndarray) -> None:
     widths = ends - starts
     # the top of the stack is always the last line's indentation: only a change can push, pop or fail
     for column in widths[np.flatnonzero(np.diff(widths, prepend=0))].tolist():
-        if column > indents[-1]:
-            indents.append(column)
-        while column < indents[-1]:
-            if column not in indents:
-                raise Unreadable("unindent does not match any outer indentation level")
-            indents.pop()
+        _indent_to(column, indents)
 
 
 def _bodies(text: str, code: str, depth: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[int]:
@@ -523,6 +518,12 @@ def _indentation(text: str, start: int, end: int, indents: list[int]) -> None:
         column = 0
         for char in spaces:
             column = (column // _TABSIZE + 1) * _TABSIZE if char == "\t" else 0 if char == "\f" else column + 1
+    _indent_to(column, indents)
+
+
+def _indent_to(column: int, indents: list[int]) -> None:
+    """A statement's line at `column`: push it on the stack of `indents`, or pop back to it, as tokenize does
+    (an indent, or dedents), raising `Unreadable` for a dedent to no outer level."""
     if column > indents[-1]:
         indents.append(column)
     while column < indents[-1]:
