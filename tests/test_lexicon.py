@@ -169,7 +169,8 @@ def test_accepted_words_take_extra_words_in_any_case(tmp_path):
     path = tmp_path / "a.txt.gz"
     path.write_bytes(gzip.compress(b"apple\nBanana\n"))
     (tmp_path / "none.txt.gz").write_bytes(gzip.compress(b""))
-    accepted = AcceptedWords.load(path, extra=["Typofix"], names=tmp_path / "none.txt.gz", terms=tmp_path / "none.txt.gz")
+    accepted = AcceptedWords.load(path, extra=["Typofix"], names=tmp_path / "none.txt.gz",
+                                  terms=tmp_path / "none.txt.gz")
     assert len(accepted) == 3 and "TYPOFIX" in accepted and "typofix" in accepted and "Apple" in accepted
     assert "Banana" in accepted and "BANANA" in accepted and "banana" not in accepted and "cherry" not in accepted
     accepted.add(["Cherry"])
