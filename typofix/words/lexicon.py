@@ -518,6 +518,14 @@ class ListedCounts(Mapping):
         rows = find_strings(self._listed, self._rows, words)
         return np.where(rows >= 0, self._counts[np.maximum(rows, 0)], 0)
 
+    def contains_many(self, words: list[str]) -> list[bool]:
+        """`word in self` of each of `words`: one binary search for all of them."""
+        return (find_strings(self._listed, None, words) >= 0).tolist()
+
+    def in_order(self) -> tuple[TextList, np.ndarray]:
+        """The words in the list's order, read in place, and their counts (N,)."""
+        return self._words, np.asarray(self._counts)
+
     def __iter__(self):
         return iter(self._words)
 
@@ -596,7 +604,7 @@ class Lexicon:
         """The words in the list's order and their counts (N,) (read from a cache, the words are read in place:
         `TextList`)."""
         if isinstance(self._counts, ListedCounts):
-            return self._counts._words, np.asarray(self._counts._counts)
+            return self._counts.in_order()
         return list(self._counts), np.fromiter(self._counts.values(), dtype=np.int64, count=len(self._counts))
 
     def add_words(self, words, count: int) -> None:
@@ -626,7 +634,7 @@ class Lexicon:
         """`word in self` of each of `words` (the same answers), read in place by one binary search for all of
         them."""
         if isinstance(self._counts, ListedCounts):
-            return (find_strings(self._counts._listed, None, words) >= 0).tolist()
+            return self._counts.contains_many(words)
         return [word in self._counts for word in words]
 
     def __len__(self) -> int:
@@ -648,13 +656,8 @@ class Lexicon:
     def log_priors(self, words: list[str]) -> list[float]:
         """`log_prior` of each of `words` (the same floats), looked up together: read in place, by one binary
         search for all of them instead of one a word (the ranking asks about a batch's candidates)."""
-        if isinstance(self._counts, ListedCounts):
-            counts = self._counts.counts_of(words).tolist()
-        else:
-            known = self._counts
-            counts = [known.get(w, 0) for w in words]
         denominator = self.total + self._size
-        return [math.log((count + 1) / denominator) for count in counts]
+        return [math.log((count + 1) / denominator) for count in self.counts_of(words).tolist()]
 
     @property
     def trie(self) -> PrefixTrie:
