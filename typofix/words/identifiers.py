@@ -26,4 +26,4 @@ def identifier_pieces(identifier: str) -> list[str]:
 
 def identifier_words(identifier: str) -> list[str]:
     """The lowercase words of `identifier`: HTTPServer -> ["http", "server"]."""
-    return [part.lower() for part in _PART.findall(identifier)]
+    return [part.lower() for part in identifier_pieces(identifier)]

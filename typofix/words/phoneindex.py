@@ -74,8 +74,9 @@ class PhoneIndex:
         """(N,) each key's number, -1 for a key no word has."""
         return find_strings(self._lookup["key_sorted"], self._lookup["key_sorted_number"], keys)
 
-    def _start(self, k: int) -> int:
-        return int(self.key_ends[k - 1]) if k > 0 else 0
+    def _key_rows(self, k: int) -> np.ndarray:
+        """The rows of the words said as key `k`, most frequent first."""
+        return self.key_rows[int(self.key_ends[k - 1]) if k > 0 else 0:int(self.key_ends[k])]
 
     def _spans(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(starts, ends) of the keys' rows in `key_rows`."""
@@ -87,7 +88,7 @@ class PhoneIndex:
     def rows_of(self, key: str) -> list[int]:
         """The rows of the words said as `key`, most frequent first ([] for a key no word has)."""
         k = int(self.key_numbers([key])[0])
-        return [] if k < 0 else self.key_rows[self._start(k):int(self.key_ends[k])].tolist()
+        return [] if k < 0 else self._key_rows(k).tolist()
 
     def said(self, word: str) -> tuple[str, ...]:
         """How the index says `word`: its pronunciations (() for a word it does not hold)."""
@@ -173,7 +174,7 @@ class PhoneIndex:
         for group in heard:
             keys = [k for k in numbers[at:at + len(group)] if k >= 0]
             at += len(group)
-            rows = [r for k in keys for r in self.key_rows[self._start(k):int(self.key_ends[k])].tolist()]
+            rows = [r for k in keys for r in self._key_rows(k).tolist()]
             result.append([self.words[r] for r in dict.fromkeys(rows)][:n])
         return result
 
