@@ -314,9 +314,10 @@ def _lex_at_once(text: str) -> Lexed:
     depth = np.cumsum(_BRACKETS[data], dtype=np.int32)  # brackets open after each character
     if size and depth[-1]:
         raise Unreadable("a statement goes on past the end")
-    starts, ends = _first_lines(text, _statement_starts(data, depth))
+    source = np.frombuffer(text.encode("ascii", "replace"), np.uint8)  # (the text's, one byte a character)
+    starts, ends = _first_lines(source, _statement_starts(data, depth))
     _check_indentation(text, starts, ends)
-    docs = _docstrings(text, code, depth, found, _bodies(text, code, depth, starts, ends))
+    docs = _docstrings(text, code, depth, found, _bodies(text, code, depth, source, starts, ends))
     strings = [(begin, text[begin:end], k in docs) for k, (begin, _, end) in enumerate(found)]
     patterns = set()
     last = 0
@@ -342,17 +343,16 @@ def _statement_starts(data: np.ndarray, depth: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], breaks[(depth[breaks] == 0) & ~continued] + 1))
 
 
-def _first_lines(text: str, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The lines at `starts` that hold a statement (not blank, not a comment alone): where each starts and
-    where its indentation ends."""
-    data = np.frombuffer(text.encode("ascii", "replace"), np.uint8)
+def _first_lines(data: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The lines at `starts` that hold a statement (not blank, not a comment alone), in the source's bytes
+    `data`: where each starts and where its indentation ends."""
     solid = np.flatnonzero((data != 32) & (data != 9) & (data != 12))  # what is not indentation
     at = np.searchsorted(solid, starts)
     if not len(solid):
         return starts[:0], starts[:0]
-    ends = np.where(at < len(solid), solid[np.minimum(at, len(solid) - 1)], len(text))
-    after = data[np.minimum(ends, len(text) - 1)]
-    counted = (ends < len(text)) & (after != 35) & (after != 13) & (after != 10)
+    ends = np.where(at < len(solid), solid[np.minimum(at, len(solid) - 1)], len(data))
+    after = data[np.minimum(ends, len(data) - 1)]
+    counted = (ends < len(data)) & (after != 35) & (after != 13) & (after != 10)
     return starts[counted], ends[counted]
 
 
@@ -371,13 +371,13 @@ def _check_indentation(text: str, starts: np.ndarray, ends: np.ndarray) -> None:
         _indent_to(column, indents)
 
 
-def _bodies(text: str, code: str, depth: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[int]:
+def _bodies(text: str, code: str, depth: np.ndarray, data: np.ndarray, starts: np.ndarray,
+            ends: np.ndarray) -> list[int]:
     """Where a docstring may come: the start, and after each header's colon (a `def` or `class` statement's
-    first colon outside brackets) that nothing but a string, a comment or the line's end follows. `starts`,
-    `ends`: where the statements' first lines start and their indentation ends."""
+    first colon outside brackets) that nothing but a string, a comment or the line's end follows. `data`: the
+    text's bytes; `starts`, `ends`: where the statements' first lines start and their indentation ends."""
     bodies = [0]
-    data = np.frombuffer(text.encode("ascii", "replace"), np.uint8) if len(ends) else None
-    for start in (starts[np.isin(data[ends], _HEADER_INITIALS)].tolist() if data is not None else ()):
+    for start in (starts[np.isin(data[ends], _HEADER_INITIALS)].tolist() if len(ends) else ()):
         header = _HEADER.match(text, start)
         if header is None:
             continue
