@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from typofix.apps.check.checkable import Changing, Checkable
 from typofix.apps.check.languages import Language, language_of
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
 from typofix.apps.check.prose import mask_markdown, mask_rst
@@ -135,3 +136,14 @@ def test_a_big_plain_text_is_read_in_blocks_that_read_as_the_whole_file(tmp_path
     assert not any(b.ignores_file for b in blocks)
     path.write_text(text + "\n# typofix: ignore-file\n")
     assert list(scan_blocks(str(path), block=300))[-1].ignores_file
+
+
+def test_the_words_to_weigh_are_the_text_pipelines_a_run_before_nt_is_its_stem():
+    """A run of letters before n't is weighed as the stem the text pipeline corrects (shoud of shoudn't), not
+    as the run; a run ending in n elsewhere is only itself (version, never versio)."""
+    known = {"it", "does", "matter", "the", "version", "field", "you", "call", "twice", "and", "doesn"}
+    changing = Changing(lambda word: word.lower() not in known)
+    source = ("# It doesn't matter: the version field.\n# You shoudn't call it twice.\n# Versio and doesn.\n"
+              "# Isn\u2019t it, WASN'T it?\n")
+    item = Checkable.of(scan_text("a.py", source), changing)
+    assert {row.number: row.words for row in item.rows} == {2: ("shoud",), 3: ("Versio",), 4: ("Is", "WAS")}

@@ -12,6 +12,7 @@ from typofix.apps.check.fixes import FixError, fixed_text, same_python, write_fi
 from typofix.apps.check.reader import scan_text
 from typofix.apps.check.verdict import Verdict, is_affix, is_derived, is_name
 from typofix.apps.check.vocabulary import Vocabulary, WordUse, is_swap
+from typofix.engine.results import Suggestion, Weighed
 
 
 def finding(word: str, correction: str, confidence: float = 6.0, start: int = 0, where: str = "text") -> Finding:
@@ -92,6 +93,49 @@ def test_may_keep_leaves_out_only_words_that_no_finding_of_could_be_kept():
     # unless a swap of it is one of the user's words
     assert verdict.may_keep("hte", "text") and verdict.may_keep("ot", "text") and not verdict.may_keep("qzx", "text")
     assert Verdict(vocabulary, 2.0, user_words=frozenset({"zqx"})).may_keep("qzx", "text")
+
+
+def test_a_search_with_no_correction_that_may_be_reported_spares_its_rows():
+    """`may_report_any` False (the search found nothing that could be reported) means no finding of the word,
+    with any of the search's corrections and their confidences, is reported wherever it stands; True where one
+    could be."""
+    vocabulary = vocabulary_of(("a.py", "parse_args = 1\n"), known={"recieve": frozenset({"receive"})})
+
+    def weighed(word: str, *scored: tuple[str, float]) -> Weighed:
+        return Weighed(word.lower(), 0.0, tuple(Suggestion(w, score, word.lower()) for w, score in scored))
+
+    searches = [weighed("arguemnt", ("argument", 5.0), ("arguments", 1.0)),  # one edit, sure: reportable
+                weighed("arguemnt", ("argument", 1.0)),  # not sure
+                weighed("stddev", ("studies", 9.0)),  # far
+                weighed("ot", ("to", 3.0)), weighed("iff", ("if", 6.0)),  # a short swap; a short word, no swap
+                weighed("normalizations", ("normalization", 7.0)),  # another ending
+                weighed("recieve", ("receive", -3.0), ("relieve", 4.0)),  # listed, but not sure
+                weighed("parse", ("parser", 6.0)), weighed("Wrold", ("world", 6.0))]  # a name; capitalised
+    for known_only in (False, True):
+        verdict = Verdict(vocabulary, 2.0, known_only, vocabulary.known)
+        answers = {}
+        for search in searches:
+            for word in (search.word, search.word.capitalize()):
+                for where in ("text", "literal", "identifier"):
+                    answers[word, where, search.corrections] = reportable = verdict.may_report_any(word, where, search)
+                    if reportable:
+                        continue
+                    for c in search.corrections:
+                        for masked in (word, f"a {word} b", f"'{word}'", f"See {word} here"):
+                            at = masked.index(word)
+                            assert not verdict.keep(finding(word, c.word, search.margin(c.word), at, where), masked)
+        assert answers["arguemnt", "text", searches[0].corrections] is not known_only
+        assert not answers["arguemnt", "text", searches[1].corrections]
+        assert not answers["stddev", "text", searches[2].corrections]
+        assert answers["ot", "text", searches[3].corrections] is not known_only
+        assert not answers["parse", "text", searches[7].corrections]
+        assert answers["recieve", "text", searches[6].corrections]  # relieve, sure enough; receive, listed
+        # in a key only the listed slip may be, and only where its confidence is not asked (--known-only)
+        assert answers["recieve", "literal", searches[6].corrections] is known_only
+    # a near miss of one of the user's words is reported whatever the search found
+    verdict = Verdict(vocabulary, 2.0, user_words=frozenset({"kubernetes"}))
+    assert verdict.may_report_any("kubernets", "text", weighed("kubernets", ("kubernates", -4.0)))
+    assert not verdict.may_report_any("kubectl", "text", weighed("kubectl", ("kubernates", -4.0)))
 
 
 def test_word_relations():

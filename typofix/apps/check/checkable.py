@@ -96,7 +96,9 @@ class Checkable:
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
                     digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
         starts = line_starts(letters)
-        changed = {run: words for run in written if len(run) >= 2 and (words := changing.of(run))}
+        clitics = _clitic_stems(masked)
+        changed = {run: words for run, count in written.items()
+                   if len(run) >= 2 and (words := _run_words(run, count, clitics[run], changing))}
         if every_line:
             lines = [i for i, (start, end) in enumerate(zip(starts, [*starts[1:], len(masked) + 1]))
                      if _LETTERS.search(masked, start, end)]
@@ -128,8 +130,7 @@ class Checkable:
 
 
 class Changing:
-    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word): a
-    run, or the run without its last letter, where a clitic n't is split off (does of doesn't)."""
+    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word)."""
 
     def __init__(self, changes: Callable[[str], bool]):
         self.changes, self._seen = changes, {}
@@ -148,15 +149,32 @@ class Changing:
             known = self._names[name] = self.words([p for p in identifier_pieces(name) if len(p) >= 2])
         return known
 
-    def of(self, run: str) -> tuple[str, ...]:
-        """The words of one run that the corrector would change."""
-        known = self._seen.get(run)
+    def of(self, word: str) -> tuple[str, ...]:
+        """(`word`,) if the corrector would change it, else ()."""
+        known = self._seen.get(word)
         if known is None:
             if len(self._seen) >= REMEMBERED:
                 self._seen.clear()  # bounded on a stream of endless new words (a big log)
-            known = self._seen[run] = tuple(w for w in (run, run[:-1] if run[-1] in "nN" else "")
-                                             if len(w) >= 2 and self.changes(w))
+            known = self._seen[word] = (word,) if len(word) >= 2 and self.changes(word) else ()
         return known
+
+
+def _run_words(run: str, count: int, before_clitic: int, changing: Changing) -> tuple[str, ...]:
+    """The words the corrector would change of a run of letters written `count` times, `before_clitic` of them
+    before 't (doesn of doesn't: the text pipeline's word is then the run without its n, never the run)."""
+    alone = changing.of(run) if before_clitic < count else ()
+    return alone + changing.of(run[:-1]) if before_clitic else alone
+
+
+def _clitic_stems(text: str) -> Counter:
+    """How often each run of letters of `text` ends in the n of a clitic n't (doesn of doesn't): there the text
+    pipeline's word is the run without its n (`typofix.words.text`), and not the run."""
+    if "'" not in text and "\u2019" not in text:
+        return Counter()
+    return Counter(_CLITIC_STEM.findall(text))
+
+
+_CLITIC_STEM = re.compile(r"(?<![A-Za-z])([A-Za-z]*[nN])['\u2019][tT]")
 
 
 def letter_runs(text: str) -> str:

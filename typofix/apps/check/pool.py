@@ -156,6 +156,10 @@ class CheckPool:
             _checker.corrector.remember(search.result())
         self._prepared = True
 
+    def weighed(self, words: Iterable[str]) -> dict:
+        """{word: `Corrector.weigh`'s answer} for the lowercase `words`, which `prepare` has weighed."""
+        return _checker.corrector.weigh(words)
+
     def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:
         """Each of the items (whose `work` adds up to `weight`) with its findings (unfiltered), in order."""
         if self._executor is None:

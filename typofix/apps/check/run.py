@@ -2,9 +2,12 @@
 
 Two passes. The first reads every file (tokenizers only, and the dictionary: no model) and adds its words to
 the vocabulary, keeping of each file only the lines and names holding a word the corrector would change
-(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the words
-no finding could be reported for, whatever the model says (the project's names, its languages' words:
-`Verdict.may_keep`), are left out, the run's distinct words are weighed once, in large batches, and each
+(`typofix.apps.check.checkable`; held in a `Spool`: in memory up to a budget, then on disk). Then the lines
+and names holding no word a finding could be reported for, whatever the model says (the project's names, its
+languages' words: `Verdict.may_keep`), are left out. The words that may be reported are weighed, once a run,
+in large batches, and the lines and names none of whose words the search gave a correction that could be
+reported (`Verdict.may_report_any`) are left out too: only the lines left need their other words weighed
+(they count for the foreign-line rule, `typofix.apps.check.checker`), which the model does next, and each
 file's findings are streamed in file order, fixing the file (-w:
 the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
 the text that was checked) before going on. The vocabulary must have seen every file before any finding is
@@ -83,7 +86,8 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
 
     ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
-    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept:
+    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept, \
+            Spool() as live:
         for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
             if isinstance(item, OSError):
                 problem(f"cannot read {source}: {item.strerror or item}", True)
@@ -96,16 +100,19 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             if item.ignores_file:  # (a big file's block: the blocks before it are held already)
                 ignored.add(item.path)
             read.add(item)
+        judged = _Judged(verdict.may_keep)
+        for item in _pruned((item for item in read.drain() if isinstance(item, Streamed) or item.path not in ignored),
+                            judged, run.real_words):
+            kept.add(item)
         words: set[str] = set()
         weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
-        for item in _pruned((item for item in read.drain() if isinstance(item, Streamed) or item.path not in ignored),
-                            verdict, run.real_words):
+        for item in _narrowed(kept.drain(), verdict, judged, pool, run.real_words):
             if not isinstance(item, Streamed):
                 words.update(w.lower() for w in item.words())
                 weight += work(item)
-            kept.add(item)
+            live.add(item)
         if len(words) <= WEIGH_ALL:
-            pool.prepare(words)
+            pool.prepare(words)  # (narrowed: the other words of the rows that may hold a finding)
         fixing: list[tuple[Checkable, list[Finding]]] = []  # a file's parts and their fixes, until it is done
         def streamed(path: Streamed) -> Iterator[tuple[Checkable, list]]:
             """A streamed file's findings, window by window, each window's words weighed as it comes."""
@@ -115,13 +122,15 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 for window in pool.windows(path):
                     vocabulary.add(window.use)
                     window.use = None
-                    window = next(_pruned([window], verdict, run.real_words))
+                    judged_here = _Judged(verdict.may_keep)
+                    window = next(_pruned([window], judged_here, run.real_words))
+                    window = next(_narrowed([window], verdict, judged_here, pool, run.real_words))
                     pool.prepare({w.lower() for w in window.words()})
                     yield from pool.findings([window], 1)
             except OSError as err:
                 problem(f"cannot read {path}: {err.strerror or err}", True)
 
-        for item, found in _in_turn(pool, kept, weight, streamed):
+        for item, found in _in_turn(pool, live, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
                         for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
             for finding in reported:
@@ -168,27 +177,54 @@ def _in_turn(pool: CheckPool, kept: Spool, weight: int,
         yield from streamed(stopped.pop())
 
 
-def _pruned(items: Iterable[Checkable], verdict: Verdict, real_words: bool) -> Iterator[Checkable]:
-    """The items without the rows and parts whose words no finding could be reported for (`Verdict.may_keep`),
-    so the model never weighs them; with real-word errors, every row stays."""
-    asked: dict[tuple[str, str], bool] = {}
+class _Judged:
+    """A test of (word as written, where) asked once a pair, and the words (lowercase) it said yes to."""
 
-    def may(words: tuple[str, ...], where: str) -> bool:
-        for word in words:
-            key = (word, where)
-            if key not in asked:
-                asked[key] = verdict.may_keep(word, where)
-            if asked[key]:
-                return True
-        return False
+    def __init__(self, test: Callable[[str, str], bool]):
+        self.test = test
+        self.answers: dict[tuple[str, str], bool] = {}
+        self.yes: set[str] = set()
+
+    def __call__(self, word: str, where: str) -> bool:
+        key = (word, where)
+        answer = self.answers.get(key)
+        if answer is None:
+            answer = self.answers[key] = self.test(word, where)
+            if answer:
+                self.yes.add(word.lower())
+        return answer
+
+
+def _pruned(items: Iterable[Checkable], judged: _Judged, every_row: bool) -> Iterator[Checkable]:
+    """The items without the rows and parts none of whose words `judged` says yes to; with `every_row`
+    (real-word errors), every row stays. Every word is asked (`judged.yes` is all the yeses)."""
+
+    def any_yes(words: tuple[str, ...], where: str) -> bool:
+        return any([judged(word, where) for word in words])
 
     for item in items:
         if isinstance(item, Streamed):
             yield item
             continue
-        yield replace(item, rows=item.rows if real_words else [r for r in item.rows if may(r.words, "text")],
-                      literals=[p for p in item.literals if may(p.words, "literal")],
-                      identifiers=[p for p in item.identifiers if may(p.words, "identifier")])
+        rows = [r for r in item.rows if any_yes(r.words, "text") or every_row]
+        yield replace(item, rows=rows, literals=[p for p in item.literals if any_yes(p.words, "literal")],
+                      identifiers=[p for p in item.identifiers if any_yes(p.words, "identifier")])
+
+
+def _narrowed(items: Iterable[Checkable], verdict: Verdict, judged: _Judged, pool: CheckPool,
+              every_row: bool) -> Iterator[Checkable]:
+    """The `items` pruned by `judged` (`Verdict.may_keep`) without the rows and parts in which no word's search
+    finds a correction that could be reported (`Verdict.may_report_any`): the words `judged` says yes to are
+    searched now (a row's other words are searched only for the rows that stay, where they count for the
+    foreign-line rule). With `every_row`, or too many words to hold their search, the items as they are."""
+    if every_row or len(judged.yes) > WEIGH_ALL:
+        yield from items
+        return
+    pool.prepare(judged.yes)
+    weighed = pool.weighed(judged.yes)
+    live = _Judged(lambda word, where: judged(word, where) and verdict.may_report_any(word, where,
+                                                                                      weighed[word.lower()]))
+    yield from _pruned(items, live, every_row)
 
 
 def _fix(parts: list[tuple[Checkable, list[Finding]]], prog: str) -> bool:

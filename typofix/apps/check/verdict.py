@@ -30,8 +30,12 @@ from __future__ import annotations
 
 import re
 
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
+
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
+from typofix.engine.results import Weighed
 from typofix.words.distance import osa_distance
 
 SHORT = 3
@@ -85,15 +89,24 @@ class Verdict:
         the finding's column says where)."""
         if finding.where == "real-word":
             return True
-        word, correction = finding.word, finding.correction
+        word, at = finding.word, finding.column - 1
+        quoted = finding.where == "text" and is_quoted(masked, at, at + len(word))
+        if quoted and not self.identifiers and not self.vocabulary.is_slip(word.lower(), finding.correction.lower()):
+            return False
+        if not self.may_report(word, finding.correction, finding.confidence, finding.where):
+            return False
+        return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))))
+
+    def may_report(self, word: str, correction: str, confidence: float | None, where: str) -> bool:
+        """Whether a finding of `word` (as written) made `correction` with `confidence` in `where` ("text",
+        "literal", "identifier") may be reported wherever it stands: `keep` without the rules that read the
+        line around it (quotes, names, affixes)."""
         lower, fixed = word.lower(), correction.lower()
         if self.known_only and fixed not in self.known.get(lower, ()):
             return False
-        at = finding.column - 1
-        literal = finding.where == "literal" or (finding.where == "text" and is_quoted(masked, at, at + len(word)))
-        if literal and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
+        if where == "literal" and not self.identifiers and not self.vocabulary.is_slip(lower, fixed):
             return False
-        if self.vocabulary.accepts(word, correction, finding.confidence, in_name=finding.where == "identifier"):
+        if self.vocabulary.accepts(word, correction, confidence, in_name=where == "identifier"):
             return False
         if len(word) <= SHORT and not is_swap(lower, fixed):
             return False
@@ -102,9 +115,18 @@ class Verdict:
         if not self.known_only and fixed not in self.user_words:
             edits = osa_distance(lower, fixed)
             needed = self.min_confidence + (FAR_MARGIN if edits == 2 else 0.0)
-            if edits > 2 or finding.confidence is None or finding.confidence < needed:
+            if edits > 2 or confidence is None or confidence < needed:
                 return False
-        return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))))
+        return True
+
+    def may_report_any(self, word: str, where: str, weighed: Weighed) -> bool:
+        """Whether any finding of `word` (as written) in `where` may be reported, now that the search has
+        `weighed` it: a finding's correction is one of the search's (its confidence their margin), or the
+        repaired form the word stands for, which is reported only as one of the user's words one edit away."""
+        if any(self.may_report(word, c.word, weighed.margin(c.word), where) for c in weighed.corrections):
+            return True
+        return bool(self.user_words) and extractOne(word.lower(), self.user_words, scorer=OSA.distance,
+                                                    score_cutoff=1) is not None
 
 
 def is_derived(word: str, other: str) -> bool:
