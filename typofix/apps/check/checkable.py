@@ -169,12 +169,19 @@ def _run_words(run: str, count: int, before_clitic: int, changing: Changing) -> 
 def _clitic_stems(text: str) -> Counter:
     """How often each run of letters of `text` ends in the n of a clitic n't (doesn of doesn't): there the text
     pipeline's word is the run without its n (`typofix.words.text`), and not the run."""
+    found = Counter()
     if "'" not in text and "\u2019" not in text:
-        return Counter()
-    return Counter(_CLITIC_STEM.findall(text))
+        return found
+    for clitic in _CLITIC.finditer(text):  # (a few a file: each run found by walking back from its n)
+        end = start = clitic.start() + 1
+        while start and text[start - 1] in _ASCII_LETTERS:
+            start -= 1
+        found[text[start:end]] += 1
+    return found
 
 
-_CLITIC_STEM = re.compile(r"(?<![A-Za-z])([A-Za-z]*[nN])['\u2019][tT]")
+_CLITIC = re.compile(r"[nN]['\u2019][tT]")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
 
 def letter_runs(text: str) -> str:

@@ -52,10 +52,6 @@ class FileChecker:
         for at in range(0, len(distinct), WEIGH_BATCH):
             self.corrector.weigh(distinct[at:at + WEIGH_BATCH])
 
-    def scan_findings(self, scan: Scan) -> list[tuple[Finding, Row | None]]:
-        """`findings` of a Scan (one document, as the language server checks it)."""
-        return self.findings(self.checkable(scan))
-
     def findings(self, item: Checkable) -> list[tuple[Finding, Row | None]]:
         """The file's findings in text order (confidence and suggestions filled in), unfiltered, each with the
         row it stands in (None for a literal's or a name's)."""

@@ -156,8 +156,9 @@ class CheckPool:
             _checker.corrector.remember(search.result())
         self._prepared = True
 
-    def weighed(self, words: Iterable[str]) -> dict:
-        """{word: `Corrector.weigh`'s answer} for the lowercase `words`, which `prepare` has weighed."""
+    def weigh(self, words: Iterable[str]) -> dict:
+        """`prepare` the lowercase `words`, and {word: its search} (`Corrector.weigh`) of each."""
+        self.prepare(words)
         return _checker.corrector.weigh(words)
 
     def findings(self, items: Iterable[Checkable], weight: int) -> Iterator[tuple[Checkable, Found]]:

@@ -6,9 +6,8 @@ the vocabulary, keeping of each file only the lines and names holding a word the
 and names holding no word a finding could be reported for, whatever the model says (the project's names, its
 languages' words: `Verdict.may_keep`), are left out. The words that may be reported are weighed, once a run,
 in large batches, and the lines and names none of whose words the search gave a correction that could be
-reported (`Verdict.may_report_any`) are left out too: only the lines left need their other words weighed
-(they count for the foreign-line rule, `typofix.apps.check.checker`), which the model does next, and each
-file's findings are streamed in file order, fixing the file (-w:
+reported are left out too (`typofix.apps.check.triage`): only the lines left need their other words weighed,
+which the model does next, and each file's findings are streamed in file order, fixing the file (-w:
 the findings `typofix.apps.check.writable` calls fixable; it is read again, and written only if it is still
 the text that was checked) before going on. The vocabulary must have seen every file before any finding is
 judged, so the first finding comes after the first pass.
@@ -33,6 +32,7 @@ from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.pool import CheckPool, Source, Streamed, work
 from typofix.apps.check.reader import ignored_file, is_streamed, read_text
 from typofix.apps.check.spool import Spool
+from typofix.apps.check.triage import Judged, narrowed, pruned
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
 from typofix.apps.check.walk import STDIN, Selection, files_to_check
@@ -100,13 +100,14 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             if item.ignores_file:  # (a big file's block: the blocks before it are held already)
                 ignored.add(item.path)
             read.add(item)
-        judged = _Judged(verdict.may_keep)
-        for item in _pruned((item for item in read.drain() if isinstance(item, Streamed) or item.path not in ignored),
-                            judged, run.real_words):
+        judged = Judged(verdict.may_keep)
+        for item in pruned((item for item in read.drain() if isinstance(item, Streamed) or item.path not in ignored),
+                           judged, run.real_words):
             kept.add(item)
         words: set[str] = set()
         weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
-        for item in _narrowed(kept.drain(), verdict, judged, pool, run.real_words):
+        narrow = not run.real_words and len(judged.yes) <= WEIGH_ALL
+        for item in narrowed(kept.drain(), verdict, judged, pool.weigh) if narrow else kept.drain():
             if not isinstance(item, Streamed):
                 words.update(w.lower() for w in item.words())
                 weight += work(item)
@@ -122,9 +123,10 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 for window in pool.windows(path):
                     vocabulary.add(window.use)
                     window.use = None
-                    judged_here = _Judged(verdict.may_keep)
-                    window = next(_pruned([window], judged_here, run.real_words))
-                    window = next(_narrowed([window], verdict, judged_here, pool, run.real_words))
+                    judged_here = Judged(verdict.may_keep)
+                    window = next(pruned([window], judged_here, run.real_words))
+                    if not run.real_words:
+                        window = next(narrowed([window], verdict, judged_here, pool.weigh))
                     pool.prepare({w.lower() for w in window.words()})
                     yield from pool.findings([window], 1)
             except OSError as err:
@@ -175,56 +177,6 @@ def _in_turn(pool: CheckPool, kept: Spool, weight: int,
         if not stopped:
             return
         yield from streamed(stopped.pop())
-
-
-class _Judged:
-    """A test of (word as written, where) asked once a pair, and the words (lowercase) it said yes to."""
-
-    def __init__(self, test: Callable[[str, str], bool]):
-        self.test = test
-        self.answers: dict[tuple[str, str], bool] = {}
-        self.yes: set[str] = set()
-
-    def __call__(self, word: str, where: str) -> bool:
-        key = (word, where)
-        answer = self.answers.get(key)
-        if answer is None:
-            answer = self.answers[key] = self.test(word, where)
-            if answer:
-                self.yes.add(word.lower())
-        return answer
-
-
-def _pruned(items: Iterable[Checkable], judged: _Judged, every_row: bool) -> Iterator[Checkable]:
-    """The items without the rows and parts none of whose words `judged` says yes to; with `every_row`
-    (real-word errors), every row stays. Every word is asked (`judged.yes` is all the yeses)."""
-
-    def any_yes(words: tuple[str, ...], where: str) -> bool:
-        return any([judged(word, where) for word in words])
-
-    for item in items:
-        if isinstance(item, Streamed):
-            yield item
-            continue
-        rows = [r for r in item.rows if any_yes(r.words, "text") or every_row]
-        yield replace(item, rows=rows, literals=[p for p in item.literals if any_yes(p.words, "literal")],
-                      identifiers=[p for p in item.identifiers if any_yes(p.words, "identifier")])
-
-
-def _narrowed(items: Iterable[Checkable], verdict: Verdict, judged: _Judged, pool: CheckPool,
-              every_row: bool) -> Iterator[Checkable]:
-    """The `items` pruned by `judged` (`Verdict.may_keep`) without the rows and parts in which no word's search
-    finds a correction that could be reported (`Verdict.may_report_any`): the words `judged` says yes to are
-    searched now (a row's other words are searched only for the rows that stay, where they count for the
-    foreign-line rule). With `every_row`, or too many words to hold their search, the items as they are."""
-    if every_row or len(judged.yes) > WEIGH_ALL:
-        yield from items
-        return
-    pool.prepare(judged.yes)
-    weighed = pool.weighed(judged.yes)
-    live = _Judged(lambda word, where: judged(word, where) and verdict.may_report_any(word, where,
-                                                                                      weighed[word.lower()]))
-    yield from _pruned(items, live, every_row)
 
 
 def _fix(parts: list[tuple[Checkable, list[Finding]]], prog: str) -> bool:

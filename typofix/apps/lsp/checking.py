@@ -1,7 +1,8 @@
 """One document's findings, as `typofix check` finds and judges those of a file of its name: the file's
 reader (`typofix.apps.check.reader.scan_text`: comments and strings of code, Markdown and reST without their
-code, plain text whole), the model's findings (`FileChecker`) and the check's verdict (`Verdict`) against the
-document's own vocabulary, the known misspellings and the user's words.
+code, plain text whole), the lines the model must weigh (`typofix.apps.check.triage`), its findings
+(`FileChecker`) and the check's verdict (`Verdict`) against the document's own vocabulary, the known
+misspellings and the user's words.
 
 A document the client names without a file name (untitled:, a buffer) is read by its language id instead:
 `name_for` gives it the name of a file of that language.
@@ -16,6 +17,7 @@ from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.reader import scan_text
+from typofix.apps.check.triage import Judged, narrowed, pruned
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary, WordUse
 from typofix.apps.lsp.settings import ServerSettings
@@ -59,5 +61,7 @@ class DocumentChecker:
         vocabulary = Vocabulary(self.known)
         vocabulary.add(WordUse.of(scan))
         verdict = Verdict(vocabulary, self.settings.confidence, known=self.known, user_words=self.user_words)
-        return [f for f, row in self.files.scan_findings(scan)
-                if verdict.keep(f, row.masked if row is not None else "")]
+        judged = Judged(verdict.may_keep)  # (the lines no finding could be reported on left out: unweighed)
+        item = next(pruned([self.files.checkable(scan)], judged))
+        item = next(narrowed([item], verdict, judged, self.corrector.weigh))
+        return [f for f, row in self.files.findings(item) if verdict.keep(f, row.masked if row is not None else "")]

@@ -1,0 +1,66 @@
+"""Which lines and names of a file the model must weigh: those holding a word a finding could be reported for.
+
+Two sieves, each leaving out what cannot hold a reported finding, so that the findings are the same as if the
+model had weighed everything:
+1. before the search, a word is asked `Verdict.may_keep` (the project's names, its languages' words, a short
+   word no swap of which is a word: never reported, whatever the model says), and a line or name none of whose
+   words it keeps is left out (`pruned`);
+2. the words kept are searched (`weigh`), and a line or name none of whose words the search gave a correction
+   that could be reported (`Verdict.may_report_any`) is left out too (`narrowed`). Only the lines left need
+   their other words searched: they count for the foreign-line rule (`typofix.apps.check.checker`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
+
+from typofix.apps.check.checkable import Checkable
+from typofix.apps.check.verdict import Verdict
+from typofix.engine.results import Weighed
+
+
+class Judged:
+    """A test of (word as written, where) asked once a pair, and the words (lowercase) it said yes to."""
+
+    def __init__(self, test: Callable[[str, str], bool]):
+        self.test = test
+        self.answers: dict[tuple[str, str], bool] = {}
+        self.yes: set[str] = set()
+
+    def __call__(self, word: str, where: str) -> bool:
+        key = (word, where)
+        answer = self.answers.get(key)
+        if answer is None:
+            answer = self.answers[key] = self.test(word, where)
+            if answer:
+                self.yes.add(word.lower())
+        return answer
+
+
+def pruned(items: Iterable[Checkable], judged: Judged, every_row: bool = False) -> Iterator[Checkable]:
+    """The items without the rows and parts none of whose words `judged` says yes to; with `every_row`
+    (real-word errors, which are accepted words), every row stays. Every word is asked: `judged.yes` is then
+    every word it keeps. Anything but a Checkable (a streamed file's path) passes as it is."""
+
+    def any_yes(words: tuple[str, ...], where: str) -> bool:
+        return any([judged(word, where) for word in words])
+
+    for item in items:
+        if not isinstance(item, Checkable):
+            yield item
+            continue
+        rows = [r for r in item.rows if any_yes(r.words, "text") or every_row]
+        yield replace(item, rows=rows, literals=[p for p in item.literals if any_yes(p.words, "literal")],
+                      identifiers=[p for p in item.identifiers if any_yes(p.words, "identifier")])
+
+
+def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged,
+             weigh: Callable[[set[str]], Mapping[str, Weighed]]) -> Iterator[Checkable]:
+    """The `items`, pruned by `judged` (`Verdict.may_keep`; `pruned` has gone through them all), without the
+    rows and parts in which no word's search found a correction that could be reported: the words `judged`
+    kept are searched now, all at once (`weigh`: {lowercase word: its search})."""
+    weighed = weigh(judged.yes)
+    reportable = Judged(lambda word, where: judged(word, where) and verdict.may_report_any(word, where,
+                                                                                           weighed[word.lower()]))
+    return pruned(items, reportable)
