@@ -28,6 +28,21 @@ def test_the_one_edit_index_finds_every_word_one_edit_away(corrector):
     assert {"the", "ten", "tech", "tea"} <= set(corrector.neighbours.one_edit_index.near("teh", 100, 1))
 
 
+def test_listed_near_is_every_listed_word_within_two_edits(corrector, tiny_ckpt):
+    from rapidfuzz.distance import OSA
+    from rapidfuzz.process import extract
+
+    typos = ["teh", "recieve", "speling", "xqzv", "acommodate", "thier", "langauge"]
+    listed = list(corrector.lexicon.counts)
+    for typo, near in zip(typos, corrector.listed_near(typos)):
+        expected = {w for w, d, _ in extract(typo, listed, scorer=OSA.distance, score_cutoff=2, limit=None) if d > 0}
+        assert set(near) == expected and len(near) == len(expected), typo
+        counts = [corrector.lexicon.count(w) for w in near]
+        assert counts == sorted(counts, reverse=True)  # most frequent first
+    assert corrector.listed_near(["recieve"]) == corrector.listed_near(["recieve"])  # its pages let go and read again
+    assert Corrector.load(tiny_ckpt, settings=SMALL.with_(use_lexicon=False)).listed_near(["teh"]) is None
+
+
 def test_the_shortlist_is_the_channels_best_one_edit_words_and_words_come_by_frequency(corrector):
     neighbours, s = corrector.neighbours, corrector.settings
     near = neighbours.one_edit(["teh"])[0]

@@ -138,6 +138,33 @@ def test_a_search_with_no_correction_that_may_be_reported_spares_its_rows():
     assert not verdict.may_report_any("kubectl", "text", weighed("kubectl", ("kubernates", -4.0)))
 
 
+def test_a_word_with_no_listed_word_near_that_may_be_reported_is_not_searched():
+    """`may_report_near` False (no listed word within two edits could be reported, whatever its confidence)
+    means no correction of the word, near or far, is reported at any confidence; with --known-only, only its
+    known corrections count."""
+    vocabulary = vocabulary_of(("a.py", "proto = 1\nnumpy_thing = 2\n"), known={"recieve": frozenset({"receive"})})
+    near = {"arguemnt": ["argument"], "normalizations": ["normalization"], "proto": ["porto", "photo"],
+            "recieve": ["receive", "relieve"], "stddev": [], "iff": ["if", "riff"]}
+    far = ["studies", "arguments", "received", "protons"]
+    for known_only in (False, True):
+        for users in (frozenset(), frozenset({"studies", "protos"})):
+            verdict = Verdict(vocabulary, 2.0, known_only, vocabulary.known, user_words=users)
+            for word, listed in near.items():
+                for where in ("text", "literal", "identifier"):
+                    if verdict.may_report_near(word, where, listed):
+                        continue
+                    for correction in listed + far:
+                        for confidence in (-9.0, 2.5, 99.0):
+                            assert not verdict.may_report(word, correction, confidence, where), (word, correction)
+    verdict = Verdict(vocabulary, 2.0)
+    assert verdict.may_report_near("arguemnt", "text", near["arguemnt"])
+    assert not verdict.may_report_near("stddev", "text", [])  # nothing listed near: the model could only reach far
+    assert not verdict.may_report_near("normalizations", "text", near["normalizations"])  # another ending only
+    assert Verdict(vocabulary, 2.0, user_words=frozenset({"protos"})).may_report_near("proto", "text", [])
+    # a user's word is a correction to report without confidence, but not from afar
+    assert not Verdict(vocabulary, 2.0, user_words=frozenset({"studies"})).may_report("stddev", "studies", 9.0, "text")
+
+
 def test_word_relations():
     assert is_swap("teh", "the") and is_swap("recieve", "receive") and not is_swap("the", "then")
     assert is_derived("invoker", "invoked") and is_derived("unclosed", "enclosed")

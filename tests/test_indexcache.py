@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from typofix.words.indexcache import (MAX_INDEXES, Remembered, SortedStrings, SortedTable, TextList, cached,
-                                      find_string, strings, text_array)
+                                      find_string, let_go, strings, text_array)
 from typofix.words.lexicon import Lexicon, PrefixTrie
 from typofix.words.neighbours import DeletionIndex
 from typofix.words.phonetic import SoundIndex
@@ -185,6 +185,32 @@ def test_a_deletion_index_over_words_read_in_place_answers_as_over_the_list(word
     in_place = DeletionIndex.from_arrays(TextList(text_array(ranked)), built.arrays())
     for n in (3, 50):
         assert in_place.near_many(TYPOS, n, 2) == built.near_many(TYPOS, n, 2)
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:")) / 1024
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads this process's memory from /proc")
+def test_let_go_unmaps_an_index_until_it_is_read_again(cache):
+    class Table:
+        def __init__(self, data):
+            self.data = data
+
+        def arrays(self):
+            return {"data": self.data}
+
+    made = cached("let-go-test", "0" * 20, lambda: Table(np.arange(8 << 20, dtype=np.int64)), lambda a: a)  # 64 MB
+    del made  # (the built one, in memory; what follows reads the saved one, mapped)
+    mapped = cached("let-go-test", "0" * 20, lambda: pytest.fail("saved above"), lambda a: Table(a["data"])).data
+    before = _resident_mb()
+    total = int(mapped.sum())  # every page read
+    read = _resident_mb()
+    let_go(mapped)
+    after = _resident_mb()
+    assert read - before > 32 and read - after > 32, (before, read, after)
+    assert int(mapped.sum()) == total == (8 << 20) * ((8 << 20) - 1) // 2  # read again, the same
 
 
 @pytest.mark.slow

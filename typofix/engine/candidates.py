@@ -33,6 +33,7 @@ class Neighbours:
         self.lexicon, self.settings, self.sounds = lexicon, settings, sounds
         self._deletion_index: DeletionIndex | None = None
         self._one_edit_index: DeletionIndex | None = None
+        self._near_index: DeletionIndex | None = None
         self._sound_index: SoundIndex | None = None
         self._words_by_frequency: Sequence[str] | None = None
 
@@ -127,6 +128,15 @@ class Neighbours:
         if self._one_edit_index is None:
             self._one_edit_index = self._cached_deletions("one-edit", len(self.lexicon), 1)
         return self._one_edit_index
+
+    def listed_near(self, words: list[str]) -> list[list[str]]:
+        """Every lexicon word within two edits (OSA) of each word, other than the word itself, most frequent first:
+        every correction the search can offer a word within two edits is among them."""
+        if self._near_index is None:  # (cached like `sound_index`: a second to build, 47 MB for the bundled list)
+            self._near_index = self._cached_deletions("two-edit-all", len(self.lexicon), 2)
+        near = self._near_index.near_many(words, len(self.lexicon), 2)
+        self._near_index.let_go()  # (a run asks it once, or a window at a time: its pages need not stay mapped)
+        return near
 
     def _cached_deletions(self, name: str, size: int, max_edits: int) -> DeletionIndex:
         """The deletion index of the `size` most frequent words, from the index cache or built (and saved)."""

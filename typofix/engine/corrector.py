@@ -151,6 +151,14 @@ class Corrector:
                               tuple(Suggestion(c.word, c.score, word) for c in others))
                 for word, (others, keep) in self.pipeline.weigh(words).items()}
 
+    @takes_texts
+    def listed_near(self, words: list[str]) -> list[list[str]] | None:
+        """Per lowercase word, every listed word (the word list's, the user's among them) within two edits of it
+        (optimal string alignment), other than itself, most frequent first: every correction the engine can
+        offer it that near is among them (`check` searches no word none of whose could be reported). None
+        without a lexicon: the model alone may write any string."""
+        return self.neighbours.listed_near(words) if self.neighbours is not None else None
+
     def search_memory(self, words: Iterable[str]) -> SearchMemory:
         """The search of `words` (lowercased; searched now where not yet) as `remember` takes it in another
         process: a run split over processes searches each word once, in one of them."""

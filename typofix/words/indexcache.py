@@ -32,11 +32,11 @@ from typing import Protocol, TypeVar
 
 import numpy as np
 
-# What runs of the default and the fast preset read (the word list's six: words, trie, one- and two-edit, sound and
-# phone indexes; the acceptance dictionary's and the names'; two usage tables, the language model, two detectors,
-# three model files' graphs: 16) and a second word list's six (the user's words make a word list of their own), and
-# room: about 200 MB.
-MAX_INDEXES = 24
+# What runs of the default and the fast preset read (the word list's seven: words, trie, one- and two-edit, every
+# word two edits away (`check`), sound and phone indexes; the acceptance dictionary's and the names'; two usage
+# tables, the language model, two detectors, three model files' graphs: 17) and a second word list's seven (the
+# user's words make a word list of their own), and room: about 300 MB.
+MAX_INDEXES = 26
 # The modules whose code decides what an index holds: a change to any of them retires every cached index.
 # engine/search.py builds `SubtreeBounds`; engine/candidates.py chooses the words each deletion index holds.
 _BUILDERS = ("words/indexcache.py", "words/lexicon.py", "words/neighbours.py", "words/phonetic.py", "engine/search.py",
@@ -122,6 +122,22 @@ def _read_pages_asked_for(mapping) -> None:
             mapping.madvise(mmap.MADV_RANDOM)
         except OSError:
             pass
+
+
+def let_go(*arrays: np.ndarray) -> None:
+    """Unmap the pages of these memory-mapped arrays from this process (`madvise(MADV_DONTNEED)`): an index a
+    run asks once in a while (check's every word two edits away) need not stay in its memory between lookups.
+    The pages stay in the page cache; the next lookup maps those it touches again. Arrays not mapped from a
+    file, and platforms without madvise, are left as they are."""
+    for array in arrays:
+        mapping = array
+        while mapping is not None and not isinstance(mapping, mmap.mmap):
+            mapping = getattr(mapping, "base", None)
+        if mapping is not None and hasattr(mmap, "MADV_DONTNEED"):
+            try:
+                mapping.madvise(mmap.MADV_DONTNEED)
+            except OSError:
+                pass
 
 
 def _drop_written_pages(folder: Path) -> None:

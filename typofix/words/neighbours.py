@@ -18,7 +18,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
 
 from typofix.words.distance import one_edit_strings
-from typofix.words.indexcache import TextList
+from typofix.words.indexcache import TextList, let_go
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
 _BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
@@ -120,6 +120,10 @@ class DeletionIndex:
         if hashes.dtype != np.uint32:
             raise ValueError("deletion index arrays of another format")
         self.words, self.max_edits, self._hashes, self._rows = words, max_edits, hashes, rows
+
+    def let_go(self) -> None:
+        """Unmap the index's pages until its next lookup (`typofix.words.indexcache.let_go`)."""
+        let_go(self._hashes, self._rows)
 
     @cached_property
     def lengths(self) -> np.ndarray:

@@ -156,6 +156,10 @@ class CheckPool:
             _checker.corrector.remember(search.result())
         self._prepared = True
 
+    def listed_near(self, words: list[str]) -> list[list[str]] | None:
+        """`Corrector.listed_near` of the lowercase `words`, asked here."""
+        return _checker.corrector.listed_near(words)
+
     def weigh(self, words: Iterable[str]) -> dict:
         """`prepare` the lowercase `words`, and {word: its search} (`Corrector.weigh`) of each."""
         self.prepare(words)

@@ -107,7 +107,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
         words: set[str] = set()
         weight = 0  # the work of checking the kept items (`typofix.apps.check.pool.work`), to share it out
         narrow = not run.real_words and len(judged.yes) <= WEIGH_ALL
-        for item in narrowed(kept.drain(), verdict, judged, pool.weigh) if narrow else kept.drain():
+        for item in narrowed(kept.drain(), verdict, judged, pool) if narrow else kept.drain():
             if not isinstance(item, Streamed):
                 words.update(w.lower() for w in item.words())
                 weight += work(item)
@@ -126,7 +126,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                     judged_here = Judged(verdict.may_keep)
                     window = next(pruned([window], judged_here, run.real_words))
                     if not run.real_words:
-                        window = next(narrowed([window], verdict, judged_here, pool.weigh))
+                        window = next(narrowed([window], verdict, judged_here, pool))
                     pool.prepare({w.lower() for w in window.words()})
                     yield from pool.findings([window], 1)
             except OSError as err:

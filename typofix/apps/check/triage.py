@@ -5,15 +5,17 @@ model had weighed everything:
 1. before the search, a word is asked `Verdict.may_keep` (the project's names, its languages' words, a short
    word no swap of which is a word: never reported, whatever the model says), and a line or name none of whose
    words it keeps is left out (`pruned`);
-2. the words kept are searched (`weigh`), and a line or name none of whose words the search gave a correction
-   that could be reported (`Verdict.may_report_any`) is left out too (`narrowed`). Only the lines left need
-   their other words searched: they count for the foreign-line rule (`typofix.apps.check.checker`).
+2. of the words kept, those with a listed word within two edits that could be reported (`Verdict.may_report`
+   reports no correction farther) are searched, and a line or name none of whose words the search gave a
+   correction that could be reported (`Verdict.may_report_any`) is left out too (`narrowed`). Only the lines
+   left need their other words searched: they count for the foreign-line rule (`typofix.apps.check.checker`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
+from typing import Protocol
 
 from typofix.apps.check.checkable import Checkable
 from typofix.apps.check.verdict import Verdict
@@ -55,12 +57,34 @@ def pruned(items: Iterable[Checkable], judged: Judged, every_row: bool = False) 
                       identifiers=[p for p in item.identifiers if any_yes(p.words, "identifier")])
 
 
-def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged,
-             weigh: Callable[[set[str]], Mapping[str, Weighed]]) -> Iterator[Checkable]:
+class Searcher(Protocol):
+    """What `narrowed` asks of the engine (a `Corrector`, or `check --jobs`'s `CheckPool` for its processes)."""
+
+    def listed_near(self, words: list[str]) -> list[list[str]] | None: ...
+
+    def weigh(self, words: set[str]) -> Mapping[str, Weighed]: ...
+
+
+NEAR_BATCH = 2_000  # words whose listed neighbours are held at once (a short word has hundreds)
+
+
+def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searcher: Searcher) -> Iterator[Checkable]:
     """The `items`, pruned by `judged` (`Verdict.may_keep`; `pruned` has gone through them all), without the
-    rows and parts in which no word's search found a correction that could be reported: the words `judged`
-    kept are searched now, all at once (`weigh`: {lowercase word: its search})."""
-    weighed = weigh(judged.yes)
-    reportable = Judged(lambda word, where: judged(word, where) and verdict.may_report_any(word, where,
-                                                                                           weighed[word.lower()]))
-    return pruned(items, reportable)
+    rows and parts in which no word's search found a correction that could be reported. Of the words `judged`
+    kept, only those with a listed word within two edits that could be reported (`Verdict.may_report_near`:
+    no correction farther is reported) are searched, all at once."""
+    written: dict[str, list[tuple[str, str]]] = {}  # lowercase word -> each (word as written, where) kept
+    for (word, where), kept in judged.answers.items():
+        if kept:
+            written.setdefault(word.lower(), []).append((word, where))
+    asked = sorted(judged.yes)
+    searched = set()
+    for at in range(0, len(asked), NEAR_BATCH):
+        chunk = asked[at:at + NEAR_BATCH]
+        near = searcher.listed_near(chunk) or [None] * len(chunk)
+        searched.update(w for w, listed in zip(chunk, near)
+                        if listed is None or any(verdict.may_report_near(form, where, listed)
+                                                 for form, where in written[w]))
+    weighed = searcher.weigh(searched)
+    return pruned(items, Judged(lambda word, where: judged(word, where) and word.lower() in weighed
+                                and verdict.may_report_any(word, where, weighed[word.lower()])))

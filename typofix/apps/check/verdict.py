@@ -17,7 +17,7 @@ A finding is dropped when
   studies);
 * the model's confidence (how far the correction's score beats the word's own) is below `min_confidence`,
   unless the correction is one of the user's words (--words, the personal list, the config's `words`):
-  beside a word the project declared, a near miss of it is a slip of it;
+  beside a word the project declared, a near miss of it (two edits or nearer) is a slip of it;
 * it is a word of a one-word string literal (a key, a mode, a name written as a string: code, most of the
   time), or a word quoted alone in text (`the 'rset' command`: a name mentioned), that is no plain slip (`Vocabulary.is_slip`: a known misspelling, two neighbouring letters of a
   common word swapped), unless --identifiers asks for code to be checked;
@@ -28,6 +28,7 @@ Real-word errors (--real-words) are the bigram model's judgement and pass as the
 
 from __future__ import annotations
 
+import math
 import re
 
 from rapidfuzz.distance import OSA
@@ -112,10 +113,12 @@ class Verdict:
             return False
         if is_derived(lower, fixed):
             return False
-        if not self.known_only and fixed not in self.user_words:
+        if not self.known_only:
             edits = osa_distance(lower, fixed)
+            if edits > 2:
+                return False
             needed = self.min_confidence + (FAR_MARGIN if edits == 2 else 0.0)
-            if edits > 2 or confidence is None or confidence < needed:
+            if fixed not in self.user_words and (confidence is None or confidence < needed):
                 return False
         return True
 
@@ -123,8 +126,20 @@ class Verdict:
         """Whether any finding of `word` (as written) in `where` may be reported, now that the search has
         `weighed` it: a finding's correction is one of the search's (its confidence their margin), or the
         repaired form the word stands for, which is reported only as one of the user's words one edit away."""
-        if any(self.may_report(word, c.word, weighed.margin(c.word), where) for c in weighed.corrections):
-            return True
+        return self.near_user_word(word) or any(self.may_report(word, c.word, weighed.margin(c.word), where)
+                                                for c in weighed.corrections)
+
+    def may_report_near(self, word: str, where: str, listed: list[str]) -> bool:
+        """Whether any finding of `word` (as written) in `where` may be reported, before the search, given
+        `listed`: every listed word within two edits of it (`Corrector.listed_near`), among which is any
+        correction the search could give it that `may_report` (which reports none farther: with `known_only`,
+        its known corrections stand in for them) allows, whatever its confidence."""
+        corrections = self.known.get(word.lower(), ()) if self.known_only else listed
+        return self.near_user_word(word) or any(self.may_report(word, c, math.inf, where) for c in corrections)
+
+    def near_user_word(self, word: str) -> bool:
+        """Whether one of the user's words is one edit from `word` (the pipeline makes a word that near the
+        user's word, whatever the search says)."""
         return bool(self.user_words) and extractOne(word.lower(), self.user_words, scorer=OSA.distance,
                                                     score_cutoff=1) is not None
 

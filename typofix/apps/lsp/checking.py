@@ -63,5 +63,5 @@ class DocumentChecker:
         verdict = Verdict(vocabulary, self.settings.confidence, known=self.known, user_words=self.user_words)
         judged = Judged(verdict.may_keep)  # (the lines no finding could be reported on left out: unweighed)
         item = next(pruned([self.files.checkable(scan)], judged))
-        item = next(narrowed([item], verdict, judged, self.corrector.weigh))
+        item = next(narrowed([item], verdict, judged, self.corrector))
         return [f for f, row in self.files.findings(item) if verdict.keep(f, row.masked if row is not None else "")]
