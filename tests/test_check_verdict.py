@@ -160,6 +160,9 @@ def test_a_word_with_no_listed_word_near_that_may_be_reported_is_not_searched():
     assert verdict.may_report_near("arguemnt", "text", near["arguemnt"])
     assert not verdict.may_report_near("stddev", "text", [])  # nothing listed near: the model could only reach far
     assert not verdict.may_report_near("normalizations", "text", near["normalizations"])  # another ending only
+    # a short word may be reported only as a swap of a word: its listed neighbours are not asked for
+    assert not verdict.asks_listed("hte") and verdict.may_report_near("hte", "text", [])
+    assert not verdict.may_report_near("iff", "text", ["if", "riff"])
     assert Verdict(vocabulary, 2.0, user_words=frozenset({"protos"})).may_report_near("proto", "text", [])
     # a user's word is a correction to report without confidence, but not from afar
     assert not Verdict(vocabulary, 2.0, user_words=frozenset({"studies"})).may_report("stddev", "studies", 9.0, "text")

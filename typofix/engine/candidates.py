@@ -129,12 +129,13 @@ class Neighbours:
             self._one_edit_index = self._cached_deletions("one-edit", len(self.lexicon), 1)
         return self._one_edit_index
 
-    def listed_near(self, words: list[str]) -> list[list[str]]:
-        """Every lexicon word within two edits (OSA) of each word, other than the word itself, most frequent first:
-        every correction the search can offer a word within two edits is among them."""
+    def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]]:
+        """Every lexicon word within two edits (OSA) of each word, other than the word itself, most frequent first
+        (the `n` most frequent: a short word has thousands): every correction the search can offer a word within
+        two edits is among them."""
         if self._near_index is None:  # (cached like `sound_index`: a second to build, 47 MB for the bundled list)
             self._near_index = self._cached_deletions("two-edit-all", len(self.lexicon), 2)
-        near = self._near_index.near_many(words, len(self.lexicon), 2)
+        near = self._near_index.near_many(words, len(self.lexicon) if n is None else n, 2)
         self._near_index.let_go()  # (a run asks it once, or a window at a time: its pages need not stay mapped)
         return near
 

@@ -152,12 +152,12 @@ class Corrector:
                 for word, (others, keep) in self.pipeline.weigh(words).items()}
 
     @takes_texts
-    def listed_near(self, words: list[str]) -> list[list[str]] | None:
+    def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]] | None:
         """Per lowercase word, every listed word (the word list's, the user's among them) within two edits of it
-        (optimal string alignment), other than itself, most frequent first: every correction the engine can
-        offer it that near is among them (`check` searches no word none of whose could be reported). None
-        without a lexicon: the model alone may write any string."""
-        return self.neighbours.listed_near(words) if self.neighbours is not None else None
+        (optimal string alignment), other than itself, most frequent first, or the `n` most frequent of them:
+        every correction the engine can offer it that near is among them (`check` searches no word none of
+        whose could be reported). None without a lexicon: the model alone may write any string."""
+        return self.neighbours.listed_near(words, n) if self.neighbours is not None else None
 
     def search_memory(self, words: Iterable[str]) -> SearchMemory:
         """The search of `words` (lowercased; searched now where not yet) as `remember` takes it in another

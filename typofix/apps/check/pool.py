@@ -156,9 +156,9 @@ class CheckPool:
             _checker.corrector.remember(search.result())
         self._prepared = True
 
-    def listed_near(self, words: list[str]) -> list[list[str]] | None:
+    def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]] | None:
         """`Corrector.listed_near` of the lowercase `words`, asked here."""
-        return _checker.corrector.listed_near(words)
+        return _checker.corrector.listed_near(words, n)
 
     def weigh(self, words: Iterable[str]) -> dict:
         """`prepare` the lowercase `words`, and {word: its search} (`Corrector.weigh`) of each."""

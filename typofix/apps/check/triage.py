@@ -60,12 +60,15 @@ def pruned(items: Iterable[Checkable], judged: Judged, every_row: bool = False) 
 class Searcher(Protocol):
     """What `narrowed` asks of the engine (a `Corrector`, or `check --jobs`'s `CheckPool` for its processes)."""
 
-    def listed_near(self, words: list[str]) -> list[list[str]] | None: ...
+    def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]] | None: ...
 
     def weigh(self, words: set[str]) -> Mapping[str, Weighed]: ...
 
 
-NEAR_BATCH = 2_000  # words whose listed neighbours are held at once (a short word has hundreds)
+NEAR_BATCH = 2_000  # words whose listed neighbours are held at once
+# The listed words near a word asked first: the most frequent this many (a word with more is asked for all of
+# them only if none of these could be reported, which is rare: a short stem has thousands within two edits).
+FIRST_NEAR = 64
 
 
 def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searcher: Searcher) -> Iterator[Checkable]:
@@ -77,14 +80,26 @@ def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searc
     for (word, where), kept in judged.answers.items():
         if kept:
             written.setdefault(word.lower(), []).append((word, where))
-    asked = sorted(judged.yes)
-    searched = set()
+
+    def worth(word: str, listed: list[str]) -> bool:
+        return any(verdict.may_report_near(form, where, listed) for form, where in written[word])
+
+    asked = sorted(w for w in judged.yes if verdict.asks_listed(w))
+    searched = {w for w in judged.yes if not verdict.asks_listed(w) and worth(w, [])}
     for at in range(0, len(asked), NEAR_BATCH):
         chunk = asked[at:at + NEAR_BATCH]
-        near = searcher.listed_near(chunk) or [None] * len(chunk)
-        searched.update(w for w, listed in zip(chunk, near)
-                        if listed is None or any(verdict.may_report_near(form, where, listed)
-                                                 for form, where in written[w]))
+        near = searcher.listed_near(chunk, FIRST_NEAR)
+        if near is None:  # (no word list: the model alone may write anything)
+            searched.update(chunk)
+            continue
+        more = []  # words with more listed words near than were asked, none of these reportable
+        for word, listed in zip(chunk, near):
+            if worth(word, listed):
+                searched.add(word)
+            elif len(listed) == FIRST_NEAR:
+                more.append(word)
+        if more:
+            searched.update(w for w, listed in zip(more, searcher.listed_near(more)) if worth(w, listed))
     weighed = searcher.weigh(searched)
     return pruned(items, Judged(lambda word, where: judged(word, where) and word.lower() in weighed
                                 and verdict.may_report_any(word, where, weighed[word.lower()])))

@@ -129,12 +129,24 @@ class Verdict:
         return self.near_user_word(word) or any(self.may_report(word, c.word, weighed.margin(c.word), where)
                                                 for c in weighed.corrections)
 
+    def asks_listed(self, word: str) -> bool:
+        """Whether `may_report_near` needs the listed words near `word`: not for a short word (only a swap of it
+        may be reported) nor with `known_only` (only its known corrections may)."""
+        return not self.known_only and len(word) > SHORT
+
     def may_report_near(self, word: str, where: str, listed: list[str]) -> bool:
         """Whether any finding of `word` (as written) in `where` may be reported, before the search, given
         `listed`: every listed word within two edits of it (`Corrector.listed_near`), among which is any
-        correction the search could give it that `may_report` (which reports none farther: with `known_only`,
-        its known corrections stand in for them) allows, whatever its confidence."""
-        corrections = self.known.get(word.lower(), ()) if self.known_only else listed
+        correction the search could give it that `may_report` (which reports none farther) allows, whatever its
+        confidence. Where `asks_listed` says no, the corrections that could be are the word's known ones
+        (`known_only`) or its swaps that are listed or the user's (a short word), and `listed` is not read."""
+        lower = word.lower()
+        if self.known_only:
+            corrections = self.known.get(lower, ())
+        elif len(word) <= SHORT:
+            corrections = [s for s in swaps(lower) if s in self.user_words or listed_word(s)]
+        else:
+            corrections = listed
         return self.near_user_word(word) or any(self.may_report(word, c, math.inf, where) for c in corrections)
 
     def near_user_word(self, word: str) -> bool:
