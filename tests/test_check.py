@@ -286,6 +286,20 @@ def test_a_typo_is_reported_every_time_even_where_a_name_holds_it(tmp_path, conf
                                         f"{code}:2:12: mesage ==> message"]
 
 
+def test_a_line_most_of_whose_words_would_change_is_not_english_but_the_pronoun_i_is(tmp_path, config):
+    """The foreign-line rule: a line of rot13 holding a typo gives no finding (more than half its words would
+    change), in a file of one line or among others; a lowercase line full of the pronoun i (written I: no
+    changed word) is English, and its typo is reported."""
+    english, rot13 = "We recieve the letter today.", "Jr erpvrir gur yrggre recieve gbqnl naq gbzbeebj."
+    chat = "i think i know i said recieve it"
+    notes = tmp_path / "notes.txt"
+    notes.write_text(f"{english}\n{rot13}\n{chat}\n")
+    alone = tmp_path / "rot13.txt"
+    alone.write_text(rot13 + "\n")
+    done = typofix("check", str(notes), str(alone), config=config)
+    assert done.stdout.splitlines() == [f"{notes}:1:4: recieve ==> receive", f"{notes}:3:23: recieve ==> receive"]
+
+
 def test_standard_input_is_checked_as_a_file_named_dash(tmp_path, config):
     done = typofix("check", "-", config=config, stdin="We recieved teh letter.\n")
     assert (done.returncode, done.stdout) == (1, "-:1:4: recieved ==> received\n-:1:13: teh ==> the\n"), done.stderr

@@ -100,6 +100,20 @@ def test_corrections_say_where_what_and_why(corrector):
     assert corrector.corrections_many(["the fox", ""]) == [[], []]
 
 
+def test_corrections_of_only_some_words_are_theirs_and_leave_the_others_unsearched(tiny_ckpt):
+    texts = ["i recieve teh letter from monday's speling bee", "Teh wrold is big, i'm sure"]
+    every = Corrector.load(tiny_ckpt, settings=SMALL).corrections_many(texts)
+    some = Corrector.load(tiny_ckpt, settings=SMALL)
+    only = {"recieve", "wrold"}
+    restricted = some.corrections_many(texts, only=only)
+    # the words asked for change as they would, and so do what needs no search: an accepted word's capitals, the
+    # pronoun i; a word not asked for (monday, teh) stays as it is
+    assert restricted == [[c for c in found if c.before.lower() in only or some.is_accepted(c.before)
+                           or not c.before.isalpha()] for found in every]
+    assert any(c.before == "monday" for c in every[0]) and not any(c.before == "monday" for c in restricted[0])
+    assert {w for w in ("teh", "speling") if w in some.pipeline._candidates} == set()  # never searched
+
+
 def test_weigh_gives_the_search_that_text_correction_uses_and_its_margins(corrector):
     """A word's corrections and own score from `weigh` are those its `trace` scores, and a text corrected after
     it gets the first of them: one search, remembered, not two."""

@@ -9,7 +9,7 @@ wide pass, the confidence rule) and `pipeline` (text: acceptance, context, real-
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,11 +136,12 @@ class Corrector:
         return self.pipeline.correct_many(texts, separate=True)
 
     @takes_texts
-    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None
-                         ) -> list[list[Correction]]:
+    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None,
+                         only: Collection[str] | None = None) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order; the texts are
-        one document, or continue `document` (a file read in parts)."""
-        return self.pipeline.corrections_many(texts, document)
+        one document, or continue `document` (a file read in parts). `only`: the words (lowercase) to search
+        and correct; the others stay as they are (`check` leaves out the words no finding could come of)."""
+        return self.pipeline.corrections_many(texts, document, only)
 
     @takes_texts
     def weigh(self, words: Iterable[str]) -> dict[str, Weighed]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
@@ -94,11 +94,12 @@ class TextPipeline:
         return ["".join(chosen.get((t, i), piece.text) for i, piece in enumerate(pieces))
                 for t, pieces in enumerate(split)]
 
-    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None
-                         ) -> list[list[Correction]]:
+    def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None,
+                         only: Collection[str] | None = None) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it, in text order (the texts one document, or continuing
-        `document`)."""
-        split, starts, chosen = self._choose(texts, document)
+        `document`); with `only`, of the words it would search, only those (lowercase) are searched and may
+        change: the others stay as they are (an accepted word's capitals, the pronoun I, still written)."""
+        split, starts, chosen = self._choose(texts, document, only=only)
         found: list[list[Correction]] = [[] for _ in texts]
         for (t, i), fixed in sorted(chosen.items()):  # (the pieces chosen for, not every piece of every text)
             written = split[t][i].text
@@ -233,12 +234,13 @@ class TextPipeline:
             self._cased = CasedForms(self.accepted.case_forms, self.lexicon.__contains__, self.accepted.names)
         return self._cased
 
-    def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
+    def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False,
+                only: Collection[str] | None = None
                 ) -> tuple[list[list[Piece]], list[list[int]], dict[tuple[int, int], str]]:
         """The pieces of each text, where each starts in it, and {(text, piece): what it becomes} for its words
-        to correct: the engine's proposals, kept where the detector finds the word a misspelling
-        (`detect_threshold`)."""
-        found = self._propose(texts, document, separate)
+        to correct (`only` those, lowercase, where given): the engine's proposals, kept where the detector finds
+        the word a misspelling (`detect_threshold`)."""
+        found = self._propose(texts, document, separate, only)
         chosen, threshold = found.chosen, self.settings.detect_threshold
         if found.proposed and threshold > 0:
             keys = list(found.proposed)
@@ -304,11 +306,12 @@ class TextPipeline:
             self._detector = Detector.load(self.settings.detector_table)
         return self._detector
 
-    def _propose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False
-                 ) -> "Proposals":
+    def _propose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False,
+                 only: Collection[str] | None = None) -> "Proposals":
         """What the engine alone makes of the texts (`Proposals`): their pieces, what each word becomes, and
         for each proposed rewrite (a correction, not a repair of case or apostrophe) what the word is if it is
-        not misspelt: its repaired form (barry: Barry), or itself."""
+        not misspelt: its repaired form (barry: Barry), or itself. With `only`, the words to correct are those
+        of them (lowercase): the others are neither searched nor changed (nor repaired)."""
         split = [split_text(text, self.max_word_len, self.settings.leave_special) for text in texts]
         starts = [list(accumulate(map(len, map(_TEXT, pieces[:-1])), initial=0)) for pieces in split]  # (in C)
         words = [text for pieces in split for text, is_word in pieces if is_word]
@@ -325,6 +328,8 @@ class TextPipeline:
         # Each distinct word judged once, all of them together (one lookup in the mapped word lists for the lot).
         accepted = [word for word, known in zip(written, self.are_accepted(written)) if known]
         to_correct = set(written).difference(accepted)
+        if only is not None:
+            to_correct = {word for word in to_correct if word.lower() in only}
         recased = self.recased_many(accepted)
         if len(left_alone) + len(accepted) > _CACHE_SIZE:
             left_alone.clear()

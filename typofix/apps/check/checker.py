@@ -31,6 +31,24 @@ WEIGH_BATCH = 20_000  # distinct words weighed in one call: large batches, bound
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 
 
+def may_be_foreign(row: Row) -> bool:
+    """Whether the foreign-line rule could drop the findings of `row`: it has `FOREIGN_WORDS` words or more, and
+    more than half of them are words the corrector might change (a run of letters that is one of the row's
+    words, or is one without its n before n't)."""
+    runs = _WORDS.findall(row.masked)
+    if len(runs) < FOREIGN_WORDS:
+        return False
+    changing = set(row.words)
+    return 2 * sum(run in changing or run[:-1] in changing for run in runs) > len(runs)
+
+
+def _is_foreign(row: Row, changes: list) -> bool:
+    """The foreign-line rule: `row` has `FOREIGN_WORDS` words or more, and the corrector changes more than half
+    as many words (the pronoun i written I is no changed word: it is English)."""
+    changed = sum(c.before.isalpha() for c in changes)
+    return changed * 2 > len(_WORDS.findall(row.masked)) >= FOREIGN_WORDS
+
+
 class FileChecker:
     """Finds the words of a file's `Checkable` that `corrector` would correct."""
 
@@ -59,9 +77,12 @@ class FileChecker:
         texts = [row.masked for row in rows]
         # (offset, line, column, before, after, where, row) of each change
         found: list[tuple[int, int, int, str, str, str, Row | None]] = []
-        # One call, one document: a word this file repeats is the writer's (another file's say nothing)
-        for row, changes in zip(rows, self.corrector.corrections_many(texts) if texts else []):
-            if len(changes) * 2 > len(_WORDS.findall(row.masked)) >= FOREIGN_WORDS:
+        # One call, one document: a word this file repeats is the writer's (another file's say nothing). Only the
+        # rows' words are searched: the words of its other runs are accepted, or sieved out where no finding
+        # could come of them (`typofix.apps.check.triage`).
+        only = {w.lower() for row in rows for w in row.words}
+        for row, changes in zip(rows, self.corrector.corrections_many(texts, only=only) if texts else []):
+            if _is_foreign(row, changes):
                 continue
             found.extend((row.start + c.start, row.number, c.start + 1, c.before, c.after, "text", row)
                          for c in changes)
@@ -91,9 +112,9 @@ class FileChecker:
         return sorted(results, key=lambda pair: (pair[0].start, pair[0].where))
 
     def _part_changes(self, parts: list[Part], where: str) -> list[tuple[int, int, int, str, str, str, None]]:
-        """The corrections of the words of names or literals (split as identifiers are): each distinct word
-        checked once, alone."""
-        words = [(part, at, word) for part in parts for at, word in identifier_parts(part.text) if len(word) >= 2]
+        """The corrections of the words of names or literals (split as identifiers are) that the part lists
+        (`Part.words`): each distinct word checked once, alone."""
+        words = [(part, at, word) for part in parts for at, word in identifier_parts(part.text) if word in part.words]
         distinct = sorted({word for _, _, word in words})
         fixed = dict(zip(distinct, self.corrector.correct_each(distinct)))
         return [(part.start + at, part.line, part.column + at, word, fixed[word], where, None)

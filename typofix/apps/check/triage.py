@@ -7,8 +7,10 @@ model had weighed everything:
    words it keeps is left out (`pruned`);
 2. of the words kept, those with a listed word within two edits that could be reported (`Verdict.may_report`
    reports no correction farther) are searched, and a line or name none of whose words the search gave a
-   correction that could be reported (`Verdict.may_report_any`) is left out too (`narrowed`). Only the lines
-   left need their other words searched: they count for the foreign-line rule (`typofix.apps.check.checker`).
+   correction that could be reported (`Verdict.may_report_any`) is left out too (`narrowed`). Each line and
+   name left keeps only those words for the model to weigh, but for a line that the foreign-line rule could
+   drop (`typofix.apps.check.checker.may_be_foreign`: more than half of its words might change), whose other
+   words count for that rule and are searched too.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Protocol
 
-from typofix.apps.check.checkable import Checkable
+from typofix.apps.check.checkable import Checkable, Part, Row
+from typofix.apps.check.checker import may_be_foreign
 from typofix.apps.check.verdict import Verdict
 from typofix.engine.results import Weighed
 
@@ -73,9 +76,10 @@ FIRST_NEAR = 64
 
 def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searcher: Searcher) -> Iterator[Checkable]:
     """The `items`, pruned by `judged` (`Verdict.may_keep`; `pruned` has gone through them all), without the
-    rows and parts in which no word's search found a correction that could be reported. Of the words `judged`
-    kept, only those with a listed word within two edits that could be reported (`Verdict.may_report_near`:
-    no correction farther is reported) are searched, all at once."""
+    rows and parts in which no word's search found a correction that could be reported, each keeping only the
+    words whose could (every word, for a row the foreign-line rule could drop). Of the words `judged` kept,
+    only those with a listed word within two edits that could be reported (`Verdict.may_report_near`: no
+    correction farther is reported) are searched, all at once."""
     written: dict[str, list[tuple[str, str]]] = {}  # lowercase word -> each (word as written, where) kept
     for (word, where), kept in judged.answers.items():
         if kept:
@@ -101,5 +105,16 @@ def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searc
         if more:
             searched.update(w for w, listed in zip(more, searcher.listed_near(more)) if worth(w, listed))
     weighed = searcher.weigh(searched)
-    return pruned(items, Judged(lambda word, where: judged(word, where) and word.lower() in weighed
-                                and verdict.may_report_any(word, where, weighed[word.lower()])))
+    live = Judged(lambda word, where: judged(word, where) and word.lower() in weighed
+                  and verdict.may_report_any(word, where, weighed[word.lower()]))
+    for item in pruned(items, live):
+        if isinstance(item, Checkable):  # each row and part keeps only the words a finding may come of
+            item = replace(item, rows=[row if may_be_foreign(row) else _only(row, live, "text") for row in item.rows],
+                           literals=[_only(p, live, "literal") for p in item.literals],
+                           identifiers=[_only(p, live, "identifier") for p in item.identifiers])
+        yield item
+
+
+def _only(row: Row | Part, live: Judged, where: str) -> Row | Part:
+    """`row` (or a name, a literal) with only the words `live` says yes to."""
+    return replace(row, words=tuple(w for w in row.words if live(w, where)))
