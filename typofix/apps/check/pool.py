@@ -32,6 +32,9 @@ from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_windo
 _checker: FileChecker | None = None  # one per process: each worker's, and this process's
 GROUPS_PER_JOB = 3  # check tasks a process gets: enough to even out the work, few enough for large batches
 MAX_GROUP = 2000  # files in one check task at most
+# Files a worker has queued to read: files differ in size a hundredfold, and while this process reads a big one
+# itself a worker with two small ones queued sat idle (on the stdlib, this process read three quarters of it)
+READ_QUEUE = 8
 
 
 class Streamed(str):
@@ -130,7 +133,7 @@ class CheckPool:
                 except OSError as err:
                     yield source, err
             return
-        for source, items in self._ordered(_read_all, sources, keyed=True):
+        for source, items in self._ordered(_read_all, sources, keyed=True, queued=READ_QUEUE):
             for item in [items] if isinstance(items, OSError) else items:
                 yield source, item
 
@@ -186,21 +189,21 @@ class CheckPool:
         return group, _checker.corrector.search_memory({w.lower() for item in group for w in item.words()})
 
     def _ordered(self, function: Callable, arguments: Iterable, keyed: bool = False,
-                 shipped: Callable = lambda argument: argument) -> Iterator:
+                 shipped: Callable = lambda argument: argument, queued: int = 2) -> Iterator:
         """`function` of each argument, in order: sent to a worker (as `shipped` makes it) while the workers
-        have fewer than two tasks each under way, else done here (done here: its result is held until its turn).
-        In flight at most 4 x jobs: a big tree is not all in flight at once."""
+        have fewer than `queued` tasks each under way, else done here (done here: its result is held until its
+        turn). In flight at most 2 x `queued` x jobs: a big tree is not all in flight at once."""
         pending: deque[tuple[object, Future]] = deque()
         workers = self.jobs - 1
         for argument in arguments:
             busy = sum(not future.done() for _, future in pending)
-            if self._executor is not None and busy < 2 * workers:
+            if self._executor is not None and busy < queued * workers:
                 pending.append((argument, self._executor.submit(function, shipped(argument))))
             else:
                 done = Future()
                 done.set_result(function(argument))
                 pending.append((argument, done))
-            while pending and (len(pending) >= 4 * self.jobs or pending[0][1].done()):
+            while pending and (len(pending) >= 2 * queued * self.jobs or pending[0][1].done()):
                 yield self._result(*pending.popleft(), keyed)
         while pending:
             yield self._result(*pending.popleft(), keyed)
