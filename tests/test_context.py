@@ -23,6 +23,13 @@ def test_a_listed_pair_beats_an_unlikely_one(model):
     assert piece > price
 
 
+def test_the_word_lists_total_given_scores_as_the_counts_summed(model):
+    lexicon = Lexicon.from_tsv()
+    given = BigramModel.load(lexicon.counts, total=lexicon.total)
+    pairs = (["the", "of", "zzyzx", "teh"], ["end", "course", "the", "end"])
+    assert given.log_total == model.log_total and (given.pair_evidence(*pairs) == model.pair_evidence(*pairs)).all()
+
+
 def test_no_neighbour_or_an_unknown_word_is_no_evidence(model):
     assert model.evidence(["from", "form"], None, None).tolist() == [0.0, 0.0]
     assert model.evidence(["recieved", "zzqx"], "we", "the").tolist() == [0.0, 0.0]

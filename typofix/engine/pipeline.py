@@ -492,7 +492,8 @@ class TextPipeline:
     def bigrams(self) -> BigramModel | None:
         """The word-bigram model whatever `context_weight` says (None without a lexicon), read once."""
         if self._context is None and self.lexicon is not None:
-            self._context = BigramModel.load(self.lexicon.counts, mix=self.settings.context_mix)
+            self._context = BigramModel.load(self.lexicon.counts, mix=self.settings.context_mix,
+                                             total=self.lexicon.total)
         return self._context
 
     def real_word_errors(self, texts: list[str], min_gain: float = REAL_WORD_GAIN) -> list[list[Correction]]:
