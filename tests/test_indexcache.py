@@ -120,6 +120,18 @@ def test_a_cached_word_list_answers_as_its_dict_read_in_place(cache, tmp_path, m
     assert isinstance(loaded.counts, dict) and loaded.count("thee") == 2 and loaded.count("the") == 50
 
 
+def test_a_sound_index_over_a_word_list_read_in_place_answers_as_over_its_dict(cache, words, tmp_path):
+    path = tmp_path / "words.tsv"
+    path.write_text("".join(f"{w}\t{c}\n" for w, c in words.counts.items()))
+    Lexicon.from_tsv(path)  # (saved to the cache: the next one reads it in place)
+    loaded = Lexicon.from_tsv(path)
+    assert not isinstance(loaded.counts, dict)
+    built = SoundIndex(dict(words.counts))
+    in_place = SoundIndex.from_arrays(loaded.counts, built.arrays())
+    typos = TYPOS + ["fonetik", "sikology", "nolij", "rekwire"]
+    assert len(in_place) == len(built) and in_place.near_many(typos, 10) == built.near_many(typos, 10)
+
+
 def test_text_arrays_round_trip():
     for texts in (["a", "b\u00e9", "", "cd"], [], ["x"]):
         assert strings(text_array(texts)) == texts

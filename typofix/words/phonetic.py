@@ -23,6 +23,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from typofix.words.indexcache import TextList
 from typofix.words.neighbours import expand_spans, unique_pairs
 
 
@@ -52,7 +53,7 @@ class SoundIndex:
         codes = [sound_codes(w) for w in words]
         rows = [row for row, (_, soundex) in enumerate(codes) if soundex]  # words with a letter
         metaphones, soundexes = [codes[r][0] for r in rows], [codes[r][1] for r in rows]
-        self._set(words, {
+        self._set(counts, {
             "rows": np.array(rows, dtype=np.int64),  # (N,) each indexed word's row in `counts`
             "log_count": np.log10(np.maximum(np.array([counts[words[r]] for r in rows], dtype=np.float64), 1.0)),
             "metaphone": _code_array(metaphones),  # (N,) each word's codes
@@ -64,21 +65,26 @@ class SoundIndex:
     def from_arrays(cls, counts: dict[str, int], arrays) -> "SoundIndex":
         """The index whose `arrays()` these are, for the same `counts`, without computing a sound code."""
         index = cls.__new__(cls)
-        index._set(list(counts), arrays)
+        index._set(counts, arrays)
         # The codes were computed by jellyfish, which may have changed since: recompute a sample (ValueError
         # tells the cache to build afresh).
-        sample = np.linspace(0, len(index.words) - 1, num=min(64, len(index.words)), dtype=np.int64).tolist()
-        if [sound_codes(index.words[i])[0] for i in sample] != index._metaphones(np.array(sample, dtype=np.int64)):
+        sample = np.linspace(0, len(index) - 1, num=min(64, len(index)), dtype=np.int64)
+        if [sound_codes(word)[0] for word in index._words_at(sample)] != index._metaphones(sample):
             raise ValueError("sound codes differ from this jellyfish's")
         return index
 
-    def _set(self, words: list[str], arrays) -> None:
+    def _set(self, counts: dict[str, int], arrays) -> None:
         self._arrays = {name: arrays[name] for name in _ARRAYS}
-        self.words = [words[r] for r in self._arrays["rows"].tolist()]
+        # The listed words in `counts` order: a word list read from the index cache gives them read in place
+        # (`in_order`), decoded only where a pool asks for them (all 250,000 decoded and held as an object
+        # array took 0.35 s and 10 MB of every run whose search went wide)
+        in_order = getattr(counts, "in_order", None)
+        self._listed = in_order()[0] if in_order is not None else list(counts)
+        self._rows = self._arrays["rows"]  # (N,) each indexed word's place among them
         self._log_count = self._arrays["log_count"]
-        self._length = np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
-        # Object arrays: a pool of a few hundred words is picked out in one fancy index, not a Python loop.
-        self._words = np.array(self.words, dtype=object)
+        lengths = (self._listed.lengths() if isinstance(self._listed, TextList)
+                   else np.fromiter(map(len, self._listed), dtype=np.int64, count=len(self._listed)))
+        self._length = lengths[self._rows]
         if self._arrays["metaphone"].dtype.kind != "S":
             raise ValueError("sound index arrays of another format")
         self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
@@ -87,6 +93,17 @@ class SoundIndex:
     def arrays(self) -> dict[str, np.ndarray]:
         """The index as named numpy arrays (no Python objects: they save and load without pickle)."""
         return dict(self._arrays)
+
+    def __len__(self) -> int:
+        """How many words it indexes (the listed words with a letter)."""
+        return len(self._rows)
+
+    def _words_at(self, rows: np.ndarray) -> list[str]:
+        """The indexed words at `rows` (N,), in that order."""
+        places = self._rows[rows]
+        if isinstance(self._listed, TextList):
+            return self._listed.take(places)
+        return [self._listed[i] for i in places.tolist()]
 
     def near_many(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words that sound like each typo, best first, without the typo itself and the words
@@ -103,7 +120,7 @@ class SoundIndex:
         by_letters = self._by_soundex.rows_of(*self._by_soundex.find([codes[i][1] for i in todo]))
         # Each (typo, word) once, by typo then row (the order the ranking's ties keep).
         owner, rows = unique_pairs(np.concatenate([by_sound[0], by_letters[0]]),
-                                   np.concatenate([by_sound[1], by_letters[1]]), len(self.words))
+                                   np.concatenate([by_sound[1], by_letters[1]]), len(self))
         typo_length = np.array([len(typos[i]) for i in todo], dtype=np.int64)
         near = np.abs(self._length[rows] - typo_length[owner]) <= MAX_LENGTH_GAP
         owner, rows = owner[near], rows[near]
@@ -120,7 +137,7 @@ class SoundIndex:
 
     def _best(self, typo: str, metaphone: str, rows: np.ndarray, n: int, skip) -> list[str]:
         """The `n` best of the pool `rows` (sorted) for `typo`, not `typo` itself nor in `skip`."""
-        pool = self._words[rows].tolist()
+        pool = self._words_at(rows)
         similarity = process.cdist([typo], pool, scorer=Levenshtein.normalized_similarity, dtype=np.float32)[0]
         # The codes as their ASCII bytes, never decoded: an edit distance over bytes is the one over the letters.
         sound = process.cdist([metaphone.encode("utf-8")], self._arrays["metaphone"][rows].tolist(),
