@@ -11,7 +11,7 @@ from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, fixed_text, same_python, write_fixes
 from typofix.apps.check.reader import scan_text
 from typofix.apps.check.verdict import Verdict, is_affix, is_derived, is_name
-from typofix.apps.check.vocabulary import Vocabulary, WordUse, is_swap
+from typofix.apps.check.vocabulary import Vocabulary, WordUse, cased_terms, is_swap, software_terms
 from typofix.engine.results import Suggestion, Weighed
 
 
@@ -47,6 +47,20 @@ def test_a_word_used_consistently_is_vocabulary_a_slip_is_not():
     assert vocabulary.accepts("Bitstream", "Bitstreams")
     assert not vocabulary.accepts("teh", "the")  # used three times, but two letters of "the" swapped
     assert vocabulary.is_slip("recieve", "receive") and not vocabulary.is_slip("recieve", "relieve")
+
+
+def test_a_software_term_one_edit_from_a_common_word_is_vocabulary_where_the_files_use_it_consistently():
+    """`trie` (a term listed "cased": one edit from tree) is the project's word where it is written three times
+    or more, however sure the model is that it is a slip of tree; once, it is reported like any word; a term
+    in any case (`kubectl`) is vocabulary wherever it stands. The list's marks are never part of a term."""
+    assert "trie" in cased_terms() and "trie" not in software_terms() and "kubectl" in software_terms()
+    assert not any("\t" in term for term in software_terms() | cased_terms())
+    often = vocabulary_of(("a.md", "A trie holds words.\nThe trie is walked.\nEach trie node counts.\n"))
+    once = vocabulary_of(("a.md", "A trie holds words.\n"))
+    assert often.accepts("trie", "tree", 9.0) and not once.accepts("trie", "tree", 9.0)
+    assert once.accepts("kubectl", "kubelet", 9.0)
+    slips = vocabulary_of(("a.md", "A trie. The trie. Each trie.\n"), known={"trie": frozenset({"tree"})})
+    assert not slips.accepts("trie", "tree", 1.0)  # a known misspelling of its correction is a slip still
 
 
 def test_verdict_rules():

@@ -12,8 +12,10 @@ dictionary says.
   times, `ispell`, `logit`) is the project's term, unless the model is sure (`SURE_SLIP`) it is one
   edit from a common English word: a slip repeated (test data does) is a slip still.
 * The software terms typofix knows (data/terms.txt.gz, from `cspell`'s software dictionaries, and
-  data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case; and people's and companies' names
-  (data/names.txt.gz: Guido, Nvidia), written with a capital.
+  data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case, but those one edit from a common word
+  (`trie`, `guid`: marked "cased"), which are the project's words where it uses them consistently, however
+  sure the model is of a slip; and people's and companies' names (data/names.txt.gz: Guido, Nvidia), written
+  with a capital.
 
 A plain slip is never a word used consistently, however often the files write it: a known misspelling of
 its correction (`typofix.apps.check.known`; not even as a name) or a common word with two neighbouring
@@ -167,6 +169,8 @@ class Vocabulary:
             return True  # a swap of a common word too, where the code names it consistently (`proto`, `uint`)
         if self.use.counts[lower] < REPEATS or slip:
             return False
+        if lower in cased_terms():  # a term we know, used consistently: however sure the model is of a slip
+            return True
         return not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
                     and common_word(fixed))
 
@@ -198,8 +202,23 @@ def _word_list() -> Lexicon:
 
 @lru_cache(maxsize=1)
 def software_terms() -> frozenset[str]:
-    """The software terms typofix knows, lowercase: data/terms.txt.gz and data/terms-extra.txt."""
-    return frozenset(w.lower() for w in _listed("terms.txt.gz") + _listed("terms-extra.txt"))
+    """The software terms typofix knows, lowercase (data/terms.txt.gz and data/terms-extra.txt), but those one
+    edit from a common word (`cased_terms`)."""
+    return frozenset(term.lower() for term, mark in _terms() if mark != "cased")
+
+
+@lru_cache(maxsize=1)
+def cased_terms() -> frozenset[str]:
+    """The software terms one edit from a common word (`trie`/tree, `guid`/guide: marked "cased" in
+    data/terms.txt.gz), lowercase: a project's word where it uses one consistently, not wherever it stands
+    (the list holds a few slips too: `sended`)."""
+    return frozenset(term.lower() for term, mark in _terms() if mark == "cased")
+
+
+def _terms() -> list[tuple[str, str]]:
+    """Each listed software term with its mark ("" or "cased"): the entries are `term` or `term<TAB>mark`."""
+    return [(entry.partition("\t")[0].strip(), entry.partition("\t")[2].strip())
+            for entry in _listed("terms.txt.gz") + _listed("terms-extra.txt")]
 
 
 @lru_cache(maxsize=1)
