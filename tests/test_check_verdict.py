@@ -61,6 +61,10 @@ def test_a_software_term_one_edit_from_a_common_word_is_vocabulary_where_the_fil
     assert once.accepts("kubectl", "kubelet", 9.0)
     slips = vocabulary_of(("a.md", "A trie. The trie. Each trie.\n"), known={"trie": frozenset({"tree"})})
     assert not slips.accepts("trie", "tree", 1.0)  # a known misspelling of its correction is a slip still
+    # a swap of a common word is a plain slip, but for a software term we know (uint of unit, colno of colon)
+    assert once.is_slip("teh", "the") and not once.is_slip("uint", "unit") and not once.is_slip("colno", "colon")
+    verdict = Verdict(once, 2.0)
+    assert not verdict.may_keep("uint", "literal") and verdict.may_keep("teh", "literal")  # dtype="uint8": a key
 
 
 def test_verdict_rules():

@@ -35,7 +35,8 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
+from typofix.apps.check.vocabulary import (NAMED_SLIP, Vocabulary, cased_terms, common_word, is_swap, listed_word,
+                                           swaps)
 from typofix.engine.results import Weighed
 from typofix.words.distance import osa_distance
 
@@ -78,7 +79,8 @@ class Verdict:
         named = where != "identifier" and lower not in self.known and self.vocabulary.named(lower)
         if named and self.vocabulary.use.names[lower] >= NAMED_SLIP:
             return False
-        slip = lower in self.known or any(common_word(s) for s in swaps(lower))  # it may be a plain slip
+        # it may be a plain slip (`Vocabulary.is_slip`)
+        slip = lower in self.known or (any(common_word(s) for s in swaps(lower)) and lower not in cased_terms())
         if where == "literal" and not self.identifiers and not slip:
             return False
         if len(lower) <= SHORT and not any(s in self.user_words or listed_word(s) for s in swaps(lower)):

@@ -176,8 +176,10 @@ class Vocabulary:
 
     def is_slip(self, word: str, correction: str) -> bool:
         """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
-        neighbouring letters swapped (what fast fingers do)."""
-        return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction))
+        neighbouring letters swapped (what fast fingers do), unless the swap is a software term we know (`uint`
+        of unit, `proto` of porto: `cased_terms`)."""
+        return correction in self.known.get(word, ()) or (is_swap(word, correction) and common_word(correction)
+                                                          and word not in cased_terms())
 
 
 def swaps(word: str) -> list[str]:
