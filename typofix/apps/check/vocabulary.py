@@ -19,9 +19,9 @@ dictionary says.
 
 A plain slip is never a word used consistently, however often the files write it: a known misspelling of
 its correction (`typofix.apps.check.known`; not even as a name) or a common word with two neighbouring
-letters swapped (unless the code names it `NAMED_SLIP` times or more: `proto`, `uint`, `colno`; a test's
-few variables named after a typo do not excuse it everywhere); a project that writes them in every comment
-still hears about it.
+letters swapped (unless it is a software term we know, `uint`, `colno`, or the code names it `NAMED_SLIP`
+times or more; a test's few variables named after a typo do not excuse it everywhere); a project that
+writes them in every comment still hears about it.
 """
 
 from __future__ import annotations
