@@ -64,7 +64,9 @@ def interrupt(big_text: Path, how: str, jobs: int = 2) -> tuple[int, float, byte
                                 str(big_text)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, start_new_session=True)
     try:
-        first = process.stdout.readline()
+        first = b""  # (read a byte at a time: a buffered readline would keep what follows from communicate)
+        while not first.endswith(b"\n") and (byte := os.read(process.stdout.fileno(), 1)):
+            first += byte
         assert first, process.stderr.read().decode()[-2000:]
         start = time.monotonic()
         if how == "group-int":  # Ctrl-C in a terminal: the whole foreground process group

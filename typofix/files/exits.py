@@ -72,6 +72,24 @@ def _raise_stopped(signum: int, frame) -> None:
     raise Stopped(signum)
 
 
+WRITE_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def whole_writes() -> Iterator[None]:
+    """Inside, Ctrl-C, SIGTERM and SIGHUP wait until the block is done (blocked, then delivered): a stop never
+    lands inside a write, which it would cut wherever the pipe was full (a torn last line). Where signals cannot
+    be blocked (not POSIX, not the main thread), nothing changes."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, WRITE_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 class UsageError(Exception):
     """Bad arguments or bad input data: exit code 2."""
 

@@ -11,7 +11,7 @@ from collections import deque
 
 from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
                                       json_line, load_corrector, positive_int, recipe)
-from typofix.files.exits import OK, UsageError, fail, stop_on
+from typofix.files.exits import OK, UsageError, fail, stop_on, whole_writes
 
 # What --real-words needs (its help and its error say the same): its reports are a field of the JSON records.
 REAL_WORDS_NEED = "--json and text (- or --file), one job"
@@ -164,11 +164,13 @@ def correct_stream(correct_batches, source, out, as_json: bool, interactive: boo
     for corrected in correct_batches(batches()):
         text = unended + render_batch(held.popleft(), corrected, as_json, real_words)
         cut = text.rfind("\n") + 1
-        out.write(text[:cut])
-        out.flush()
+        with whole_writes():  # (a stop waits for the write: a full pipe would have it cut the write short)
+            out.write(text[:cut])
+            out.flush()
         unended = text[cut:]
-    out.write(unended)
-    out.flush()
+    with whole_writes():
+        out.write(unended)
+        out.flush()
 
 
 def render_batch(batch: list[tuple[str, bool]], corrected: list[str], as_json: bool, real_words=None) -> str:
