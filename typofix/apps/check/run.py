@@ -32,7 +32,7 @@ from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.pool import CheckPool, Source, Streamed, work
 from typofix.apps.check.reader import ignored_file, is_streamed, read_text
 from typofix.apps.check.spool import Spool
-from typofix.apps.check.triage import Judged, narrowed, pruned
+from typofix.apps.check.triage import Judged, narrowed, pruned, sieved
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
 from typofix.apps.check.walk import STDIN, Selection, files_to_check
@@ -123,10 +123,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 for window in pool.windows(path):
                     vocabulary.add(window.use)
                     window.use = None
-                    judged_here = Judged(verdict.may_keep)
-                    window = next(pruned([window], judged_here, run.real_words))
-                    if not run.real_words:
-                        window = next(narrowed([window], verdict, judged_here, pool))
+                    window = sieved(window, verdict, pool, run.real_words)
                     pool.prepare({w.lower() for w in window.words()})
                     yield from pool.findings([window], 1)
             except OSError as err:

@@ -115,6 +115,14 @@ def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searc
         yield item
 
 
+def sieved(item: Checkable, verdict: Verdict, searcher: Searcher, every_row: bool = False) -> Checkable:
+    """One item through both sieves (`pruned`, then `narrowed`: a document, a window of a big file); with
+    `every_row` (real-word errors), only the first, which keeps every row."""
+    judged = Judged(verdict.may_keep)
+    item = next(pruned([item], judged, every_row))
+    return item if every_row else next(narrowed([item], verdict, judged, searcher))
+
+
 def _only(row: Row | Part, live: Judged, where: str) -> Row | Part:
     """`row` (or a name, a literal) with only the words `live` says yes to."""
     return replace(row, words=tuple(w for w in row.words if live(w, where)))

@@ -83,7 +83,7 @@ class Verdict:
         slip = lower in self.known or (any(common_word(s) for s in swaps(lower)) and lower not in cased_terms())
         if where == "literal" and not self.identifiers and not slip:
             return False
-        if len(lower) <= SHORT and not any(s in self.user_words or listed_word(s) for s in swaps(lower)):
+        if len(lower) <= SHORT and not self._swaps_listed(lower):
             return False  # a short word is reported only as a swap of a word (`keep`), and no swap of it is one
         return not (named and not slip)
 
@@ -146,10 +146,14 @@ class Verdict:
         if self.known_only:
             corrections = self.known.get(lower, ())
         elif len(word) <= SHORT:
-            corrections = [s for s in swaps(lower) if s in self.user_words or listed_word(s)]
+            corrections = self._swaps_listed(lower)
         else:
             corrections = listed
         return self.near_user_word(word) or any(self.may_report(word, c, math.inf, where) for c in corrections)
+
+    def _swaps_listed(self, word: str) -> list[str]:
+        """The swaps of lowercase `word` that are listed words or the user's: all a short word may be reported as."""
+        return [s for s in swaps(word) if s in self.user_words or listed_word(s)]
 
     def near_user_word(self, word: str) -> bool:
         """Whether one of the user's words is one edit from `word` (the pipeline makes a word that near the

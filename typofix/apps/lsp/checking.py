@@ -17,7 +17,7 @@ from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.reader import scan_text
-from typofix.apps.check.triage import Judged, narrowed, pruned
+from typofix.apps.check.triage import sieved
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary, WordUse
 from typofix.apps.lsp.settings import ServerSettings
@@ -61,7 +61,5 @@ class DocumentChecker:
         vocabulary = Vocabulary(self.known)
         vocabulary.add(WordUse.of(scan))
         verdict = Verdict(vocabulary, self.settings.confidence, known=self.known, user_words=self.user_words)
-        judged = Judged(verdict.may_keep)  # (the lines no finding could be reported on left out: unweighed)
-        item = next(pruned([self.files.checkable(scan)], judged))
-        item = next(narrowed([item], verdict, judged, self.corrector))
+        item = sieved(self.files.checkable(scan), verdict, self.corrector)  # (the lines no finding can come of)
         return [f for f, row in self.files.findings(item) if verdict.keep(f, row.masked if row is not None else "")]
