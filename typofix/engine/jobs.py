@@ -30,9 +30,8 @@ from pathlib import Path
 
 from typofix.engine.results import Suggestion
 from typofix.engine.settings import DecodingSettings
-from typofix.files.exits import Stopped
+from typofix.files.exits import STOP_SIGNALS, Stopped
 
-STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
