@@ -277,6 +277,21 @@ class TextList(Sequence):
         return lengths
 
 
+def taken(strings: Sequence[str], rows: np.ndarray) -> list[str]:
+    """The strings at `rows` (N,) of a list read in place (`TextList.take`: gathered and decoded at once) or of
+    any sequence."""
+    if isinstance(strings, TextList):
+        return strings.take(rows)
+    return [strings[i] for i in np.asarray(rows).tolist()]
+
+
+def lengths_of(strings: Sequence[str]) -> np.ndarray:
+    """(N,) each string's length, none decoded where the list is read in place (`TextList.lengths`)."""
+    if isinstance(strings, TextList):
+        return strings.lengths()
+    return np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+
+
 def sorted_strings(items: list[str]) -> tuple[np.ndarray, np.ndarray]:
     """(the strings as UTF-8 bytes, sorted, in one fixed-width array; the index of each in `items`): what
     `find_strings` searches, kept in an index so that a lookup needs no set or dict of every string."""

@@ -18,7 +18,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import cpdist
 
 from typofix.words.distance import one_edit_strings
-from typofix.words.indexcache import TextList, let_go
+from typofix.words.indexcache import TextList, lengths_of, let_go
 
 _BASE = np.uint64(0x100000001B3)  # an odd multiplier: invertible modulo 2^64, so a hash can be shifted down
 _BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
@@ -127,10 +127,9 @@ class DeletionIndex:
 
     @cached_property
     def lengths(self) -> np.ndarray:
-        """(N,) each word's length, worked out on the first search (not at loading)."""
-        if isinstance(self.words, TextList):  # read in place: its words are not decoded for this
-            return self.words.lengths()
-        return np.fromiter(map(len, self.words), dtype=np.int64, count=len(self.words))
+        """(N,) each word's length, worked out on the first search (not at loading; a list read in place is not
+        decoded for this)."""
+        return lengths_of(self.words)
 
     def near(self, typo: str, n: int, max_edits: int = 2, exclude=()) -> list[str]:
         """Up to `n` listed words at most `max_edits` (1 or 2) optimal-string-alignment edits from `typo`, most

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from typofix.words.indexcache import TextList, find_strings, sorted_strings, strings, text_array
+from typofix.words.indexcache import TextList, find_strings, sorted_strings, strings, taken, text_array
 from typofix.words.neighbours import DeletionIndex, expand_spans
 from typofix.words.phones import phone_distances
 
@@ -120,9 +120,7 @@ class PhoneIndex:
 
     def keys_spelled(self, keys: np.ndarray) -> list[str]:
         """The pronunciations that are keys number `keys`."""
-        if isinstance(self.keys, TextList):
-            return self.keys.take(keys)
-        return [self.keys[k] for k in keys.tolist()]
+        return taken(self.keys, keys)
 
     def near_many(self, heard: list[tuple[str, ...]], n: int, exclude=None) -> list[list[str]]:
         """For each typo, given the pronunciations it was heard as: up to `n` listed words said within two phone

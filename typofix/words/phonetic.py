@@ -23,7 +23,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from typofix.words.indexcache import TextList
+from typofix.words.indexcache import lengths_of, taken
 from typofix.words.neighbours import expand_spans, unique_pairs
 
 
@@ -82,9 +82,7 @@ class SoundIndex:
         self._listed = in_order()[0] if in_order is not None else list(counts)
         self._rows = self._arrays["rows"]  # (N,) each indexed word's place among them
         self._log_count = self._arrays["log_count"]
-        lengths = (self._listed.lengths() if isinstance(self._listed, TextList)
-                   else np.fromiter(map(len, self._listed), dtype=np.int64, count=len(self._listed)))
-        self._length = lengths[self._rows]
+        self._length = lengths_of(self._listed)[self._rows]
         if self._arrays["metaphone"].dtype.kind != "S":
             raise ValueError("sound index arrays of another format")
         self._by_metaphone = _CodeGroups.from_arrays(self._arrays, "metaphone")
@@ -100,10 +98,7 @@ class SoundIndex:
 
     def _words_at(self, rows: np.ndarray) -> list[str]:
         """The indexed words at `rows` (N,), in that order."""
-        places = self._rows[rows]
-        if isinstance(self._listed, TextList):
-            return self._listed.take(places)
-        return [self._listed[i] for i in places.tolist()]
+        return taken(self._listed, self._rows[rows])
 
     def near_many(self, typos: list[str], n: int, exclude=None) -> list[list[str]]:
         """Up to `n` listed words that sound like each typo, best first, without the typo itself and the words

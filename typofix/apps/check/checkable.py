@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+import string
 from collections import Counter
 from collections.abc import Callable
 from itertools import accumulate
@@ -181,7 +182,7 @@ def _clitic_stems(text: str) -> Counter:
 
 
 _CLITIC = re.compile(r"[nN]['\u2019][tT]")
-_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_ASCII_LETTERS = frozenset(string.ascii_letters)
 
 
 def letter_runs(text: str) -> str:
