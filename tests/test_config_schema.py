@@ -264,7 +264,7 @@ BAD_COMMAND_LINES = [
     ("data.channel=learned", 2, "data.channel=learned: expected one of handset, fitted, mixed"),
     ("model.enc_hiden_size=64", 2, "model.enc_hiden_size=64: unknown key (did you mean model.enc_hidden_size=64?)"),
     ("experiment=tinny", 2, "experiment=tinny: no such option (did you mean tiny?); experiment options: ablation, "
-                            "default, default_stage2, default_stage3, default_stage4, default_stage5, default_stage6, fast, g2p, tiny"),
+                            "default, default_stage2, default_stage3, default_stage4, default_stage5, default_stage6, fast, g2p, student, tiny"),
     ("ckpt_path=/tmp", 2, "ckpt_path=/tmp: a folder, not a checkpoint file (resume=<run folder> continues a run)"),
     ("ckpt_path=last", 2, "ckpt_path=last: no checkpoint to resume in a new run (resume=outputs/<run> continues a "
                           "run)"),
@@ -291,7 +291,7 @@ def test_help_says_what_the_command_does():
     assert done.returncode == 0
     assert done.stdout.startswith("typofix-train: train typofix's spelling corrector")
     assert ("experiment: ablation, default, default_stage2, default_stage3, default_stage4, default_stage5, "
-            "default_stage6, fast, g2p, tiny") in done.stdout
+            "default_stage6, fast, g2p, student, tiny") in done.stdout
     assert "resume=outputs/<run>" in done.stdout and "Common overrides" in done.stdout
     assert "powered by Hydra" not in done.stdout
 

@@ -116,3 +116,50 @@ def test_the_systems_defaults_are_the_models():
 
     system, model = defaults_of(TypoCorrector), defaults_of(Seq2Seq)
     assert model and all(system[key] == value for key, value in model.items())
+
+
+def _teacher_gap(student: TypoCorrector, teacher_model, batch) -> float:
+    """KL(teacher || student) of the next-letter distributions, averaged over `batch`'s target letters: the
+    student's cross-entropy against the teacher's distributions less the teacher's own entropy."""
+    from typofix.training.distill import soft_cross_entropy
+
+    with torch.no_grad():
+        logits, _ = student.model(batch["src"], batch["src_len"], batch["tgt_in"])
+        targets = teacher_model(batch["src"], batch["src_len"], batch["tgt_in"])[0].softmax(dim=-1)
+        cross = soft_cross_entropy(logits, targets, batch["tgt_out"], student.vocab.pad_id)
+        entropy = soft_cross_entropy(targets.log(), targets, batch["tgt_out"], student.vocab.pad_id)
+        return float(cross - entropy)
+
+
+@pytest.mark.slow
+def test_a_student_learns_its_teachers_distributions_and_its_checkpoint_holds_it_alone(tiny_exports, tmp_path):
+    """Distillation moves the student towards the teacher's distributions, beyond what the gold letters alone
+    do, and the teacher stays out of the student's checkpoint."""
+    from typofix.nn.checkpoint import build_model, read_checkpoint
+
+    vocab = Vocab()
+    teacher_model, _ = build_model(read_checkpoint(tiny_exports["slim"]))
+    gen = TypoGenerator(identity_rate=0.0)
+    words = ["receive", "separate", "government", "necessary", "definitely", "occurred", "beginning", "believe",
+             "tomorrow", "address", "weird", "until", "which", "their", "friend", "because"]
+    pairs = [(gen.sample(w, 0, 0, i).text, w) for i, w in enumerate(words)]
+    loader = DataLoader(FixedPairs(pairs, vocab), batch_size=len(pairs), collate_fn=lambda b: collate(b, vocab.pad_id))
+    batch = next(iter(loader))
+    gaps = {}
+    for weight in (0.0, 1.0):
+        torch.manual_seed(0)
+        student = TypoCorrector(emb_size=8, enc_hidden_size=16, dec_hidden_size=32, attn_size=16, dropout=0.0,
+                                lr=0.01, warmup_steps=1, teacher=str(tiny_exports["slim"]), distill_weight=weight)
+        start = _teacher_gap(student, teacher_model, batch)  # the same for both: the same seed
+        trainer = L.Trainer(max_steps=40, accelerator="cpu", logger=False, default_root_dir=tmp_path,
+                            enable_progress_bar=False, enable_model_summary=False, gradient_clip_val=1.0)
+        trainer.fit(student, train_dataloaders=loader)
+        gaps[weight] = _teacher_gap(student, teacher_model, batch)
+    # The tiny teacher is far from the gold letters: the gold alone takes the student away from it.
+    assert gaps[1.0] < 0.5 * start and gaps[1.0] < 0.5 * gaps[0.0], (start, gaps)
+
+    trainer.save_checkpoint(tmp_path / "student.ckpt")
+    saved = torch.load(tmp_path / "student.ckpt", map_location="cpu", weights_only=True)
+    assert set(saved["state_dict"]) == {f"model.{k}" for k in student.model.state_dict()}
+    model, _ = build_model(read_checkpoint(tmp_path / "student.ckpt"))  # the student alone, at its own size
+    assert model.decoder.cell.hidden_size == 32

@@ -119,6 +119,8 @@ def test_4_a_monitor_of_a_metric_the_run_never_logs_is_refused_before_any_data(t
      "data.dev_sets.birkbeck=missing.tsv: expected a non-empty string, a misspelling file (a path, or a file of "
      "data/eval/) (no such file)"),
     (["model.enc_hidden_size=abc"], "model.enc_hidden_size=abc: expected an integer >= 1"),
+    (["model.teacher=missing.pt"], "model.teacher=missing.pt: expected a non-empty string or null, an existing file "
+     "(no such file)"),
 ])
 def test_5_bad_input_exits_2_with_one_line(tmp_path, overrides, expected):
     done = run(*overrides, cwd=tmp_path)
@@ -135,3 +137,17 @@ def test_the_metrics_a_monitor_may_name_are_the_ones_a_run_logs(tiny_ckpt):
         columns = set(f.readline().strip().split(","))
     logged = {c for c in columns if c.startswith(("train/loss", "val"))}
     assert logged == set(TypoCorrector.logged_metrics(["val", "val_norvig"]))  # experiment=tiny: one dev set
+
+
+def test_a_teacher_that_is_no_model_of_the_runs_alphabet_is_a_one_line_error_before_any_data(tmp_path):
+    """model.teacher is read before the data and the model are built: a file that is no model, or a model of
+    another alphabet, is one line (exit 1, as typofix says model errors) and leaves no run folder."""
+    (tmp_path / "notes.pt").write_text("not a model")
+    done = run("experiment=tiny", "model.teacher=notes.pt", cwd=tmp_path)
+    assert done.returncode == 1
+    assert one_line(done).startswith("typofix-train: error: cannot read model notes.pt: ")
+    bundled = Path(__file__).resolve().parent.parent / "typofix" / "models" / "fast.pt"
+    done = run("experiment=tiny", f"model.teacher={bundled}", "alphabet=abcdefghijklmnopqrstuvwxyz", cwd=tmp_path)
+    assert done.returncode == 1
+    assert one_line(done).startswith(f"typofix-train: error: model.teacher {bundled}: alphabet ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.pt"]

@@ -283,4 +283,8 @@ class Seq2Seq(nn.Module):
     def loss(self, src, src_len, tgt_in, tgt_out):
         """Mean cross-entropy per target character, padding ignored."""
         logits, _ = self(src, src_len, tgt_in)
+        return self.cross_entropy(logits, tgt_out)
+
+    def cross_entropy(self, logits, tgt_out):
+        """logits (B, T, V) of a teacher-forced pass against tgt_out (B, T): the mean per real target character."""
         return F.cross_entropy(logits.reshape(-1, logits.size(-1)), tgt_out.reshape(-1), ignore_index=self.pad_id)

@@ -147,7 +147,8 @@ def keep_record(run: Path) -> Path | None:
 
 
 def check_checkpoint(cfg) -> None:
-    """ModelError (one line) if `ckpt_path` or `init_weights` does not fit the configured model; ConfigError if the
+    """ModelError (one line) if `ckpt_path` or `init_weights` does not fit the configured model, or `model.teacher`
+    is no model of its alphabet; ConfigError if the
     schedule contradicts the checkpoint (fewer `trainer.max_epochs` than it has already started); RunFinished if
     the checkpoint's run has nothing left to train."""
     for key in ("init_weights", "ckpt_path"):
@@ -170,6 +171,21 @@ def check_checkpoint(cfg) -> None:
                              + ", ".join(f"{k}={theirs[k]} (this run: {ours[k]})" for k in differ) + hint)
         if key == "ckpt_path":
             check_schedule(path, cfg)
+    check_teacher(cfg)
+
+
+def check_teacher(cfg) -> None:
+    """ModelError (one line) if `model.teacher` is not a model file of this run's alphabet: said before the data
+    and the model are built (the schema has checked that the file exists)."""
+    path = cfg.model.get("teacher")
+    if not path:
+        return
+    from typofix.nn.checkpoint import read_checkpoint
+
+    checkpoint = read_checkpoint(path)
+    if checkpoint.alphabet != cfg.model.get("alphabet"):
+        raise ModelError(f"model.teacher {path}: alphabet {checkpoint.alphabet!r} differs from this run's "
+                         f"{cfg.model.get('alphabet')!r}")
 
 
 def check_schedule(path, cfg) -> None:

@@ -11,8 +11,9 @@ from torchmetrics.text import CharErrorRate
 
 from typofix.nn.decode import greedy
 from typofix.nn.model import ATTENTION_KINDS, Seq2Seq
-from typofix.training.config_schema import (Agree, Count, Fraction, Given, NonNegative, OneOf, Positive, Range,
-                                            Share, Text, check_arguments)
+from typofix.training.config_schema import (Agree, Count, ExistingFile, Fraction, Given, NonNegative, OneOf, Positive,
+                                            Range, Share, Text, check_arguments)
+from typofix.training.distill import Teacher, soft_cross_entropy
 from typofix.words.vocab import DEFAULT_ALPHABET, Vocab
 
 
@@ -22,6 +23,10 @@ class NonFiniteLossError(RuntimeError):
 
 class TypoCorrector(L.LightningModule):
     """Trains Seq2Seq with teacher-forced cross-entropy; validates by greedy exact match and CER.
+
+    With a `teacher` (a trained model file), the training loss mixes in the teacher's next-letter distributions
+    with weight `distill_weight` (typofix.training.distill): a smaller student distilled from a larger model. The
+    validation loss stays the plain cross-entropy, comparable between runs with and without a teacher.
 
     Takes only plain values, so a checkpoint rebuilds it with no Hydra and no DataModule. Each parameter's type
     and range is declared here, once: the training config (conf/model/, `model.*`) is checked against this
@@ -42,6 +47,7 @@ class TypoCorrector(L.LightningModule):
                  attention: Annotated[str, OneOf(ATTENTION_KINDS)] = "additive", heads: Positive = 4,
                  dropout: Fraction = 0.1, lr: Annotated[float, Range(0, low_open=True)] = 3e-3,
                  weight_decay: NonNegative = 1e-4, warmup_steps: Count = 200, min_lr_ratio: Share = 0.05,
+                 teacher: ExistingFile = None, distill_weight: Share = 0.5,
                  val_set_names: Annotated[list[str] | None, Given("set by train.build: the datamodule's sets")] = None):
         check_arguments(TypoCorrector, locals())
         super().__init__()
@@ -49,6 +55,8 @@ class TypoCorrector(L.LightningModule):
         self.vocab = Vocab(alphabet)
         self.model = Seq2Seq.from_hparams(dict(self.hparams), len(self.vocab), self.vocab.pad_id, self.vocab.sos_id,
                                           self.vocab.eos_id)
+        # A plain attribute, not a submodule: the teacher is neither trained nor saved in checkpoints.
+        self.teacher = Teacher(teacher, alphabet) if teacher else None
         self.val_set_names = list(val_set_names or ["val"])
         # One CER metric per validation set: torchmetrics accumulates across batches and reduces across DDP ranks.
         self.val_cer = torch.nn.ModuleList(CharErrorRate() for _ in self.val_set_names)
@@ -67,8 +75,19 @@ class TypoCorrector(L.LightningModule):
         """Inference: greedy corrections as id tensors (B, T)."""
         return greedy(self.model, src, src_len).ids
 
+    def training_loss(self, batch):
+        """Teacher-forced cross-entropy against the gold letters, mixed with the teacher's soft targets if any."""
+        src, src_len, tgt_in, tgt_out = batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"]
+        logits, _ = self.model(src, src_len, tgt_in)  # (B, T, V)
+        loss = self.model.cross_entropy(logits, tgt_out)
+        if self.teacher is None:
+            return loss
+        targets = self.teacher.soft_targets(src, src_len, tgt_in)  # (B, T, V)
+        weight = self.hparams.distill_weight
+        return (1 - weight) * loss + weight * soft_cross_entropy(logits, targets, tgt_out, self.vocab.pad_id)
+
     def training_step(self, batch, batch_idx):
-        loss = self.model.loss(batch["src"], batch["src_len"], batch["tgt_in"], batch["tgt_out"])
+        loss = self.training_loss(batch)
         # Whether the loss is finite is noted on the device, not asked: asking waits for the device at every step.
         # `check_finite` reads the note where the host waits anyway, and before any checkpoint is written.
         first = self._first_non_finite
