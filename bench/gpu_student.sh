@@ -5,7 +5,9 @@
 # project root with .whl/ carried (the wheels of hydra-core, omegaconf, antlr4 and, for the data's word tools,
 # rapidfuzz, regex and jellyfish, for the machine's Python):
 #     bash bench/gpu_student.sh        # writes $OUT/{distilled,plain}-{last,best}.pt, their metrics.csv, log.txt
-# EXTRA=<overrides> adds overrides to both runs (a dry run on a CPU: see docs/model.md). About 8 minutes on one H100. Each run's exports are kept even if the other run fails.
+# About 8 minutes on one H100 (docs/model.md has its figures). Each run's exports are kept even if the other run
+# fails. EXTRA adds overrides to both runs, e.g. for a dry run of the script on a CPU (the install lines left out):
+#     EXTRA="trainer.accelerator=cpu trainer.precision=32-true data.epoch_size=4096 trainer.max_epochs=1"
 set -u
 OUT=${OUT:-/tmp/typofix-gpu-out}
 mkdir -p "$OUT"
