@@ -49,6 +49,21 @@ def test_a_word_used_consistently_is_vocabulary_a_slip_is_not():
     assert vocabulary.is_slip("recieve", "receive") and not vocabulary.is_slip("recieve", "relieve")
 
 
+def test_a_repeated_word_one_edit_from_a_common_word_is_a_slip_only_where_that_word_is_written_more_often():
+    """People slip on a word less often than they write it right: a word the model is sure is one edit from a
+    common word is a slip where the files write that word at least as often (a repeated slip in test data), and
+    the files' own word (an acronym: `cidr` beside cider) where they write it more often."""
+    slip = vocabulary_of(("a.md", "becase one, becase two, becase three; because, because, because, because.\n"))
+    assert not slip.accepts("becase", "because", 9.0)
+    assert slip.accepts("becase", "because", 1.0)  # (the model unsure: used consistently, the files' word)
+    own = vocabulary_of(("a.md", "Route the cidr block.\nEach cidr is a prefix, a cidr range.\nThe cider.\n"))
+    assert own.accepts("cidr", "cider", 9.0)
+    own = vocabulary_of(("a.md", "A cidr block, a cidr range, a cidr prefix; cider, cider.\n"))
+    assert own.accepts("cidr", "cider", 9.0)
+    own = vocabulary_of(("a.md", "A cidr block, a cidr range, a cidr prefix; cider, cider, cider.\n"))
+    assert not own.accepts("cidr", "cider", 9.0)  # only as often as its neighbour
+
+
 def test_a_software_term_one_edit_from_a_common_word_is_vocabulary_where_the_files_use_it_consistently():
     """`trie` (a term listed "cased": one edit from tree) is the project's word where it is written three times
     or more, however sure the model is that it is a slip of tree; once, it is reported like any word; a term

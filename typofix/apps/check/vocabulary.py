@@ -10,7 +10,9 @@ dictionary says.
   string literals (keys, modes: `"rb"`) are uses of their words, no more: tests hold typos as literals.
 * Words used consistently: a word written `REPEATS` times or more across the files (`Bitstream` three
   times, `ispell`, `logit`) is the project's term, unless the model is sure (`SURE_SLIP`) it is one
-  edit from a common English word: a slip repeated (test data does) is a slip still.
+  edit from a common English word that the files write more often than it: a slip repeated (test data does)
+  is a slip still, but people slip on a word less often than they write it right, so a word written more
+  often than its common neighbour is the files' own (`cidr` beside cider, `nicht` beside night).
 * The software terms typofix knows (data/terms.txt.gz, from `cspell`'s software dictionaries, and
   data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case, but those one edit from a common word
   (`trie`, `guid`: marked "cased"), which are the project's words where it uses them consistently, however
@@ -171,8 +173,14 @@ class Vocabulary:
             return False
         if lower in cased_terms():  # a term we know, used consistently: however sure the model is of a slip
             return True
-        return not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
-                    and common_word(fixed))
+        if not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
+                and common_word(fixed)):
+            return True
+        # A slip is rarer than the word it slips from: a word the files write more often than the common word
+        # it is one edit from is theirs (a command, an acronym, another language's word), however sure the
+        # model is; its uses inside the one name it is a part of do not count (`mesage` of `recieve_mesage`).
+        own = self.use.counts[lower] - (self.use.names[lower] if lower in self.use.only_in else 0)
+        return own >= REPEATS and own > self.use.counts[fixed]
 
     def is_slip(self, word: str, correction: str) -> bool:
         """A plain slip, whatever the files say: a known misspelling of `correction`, or a common word with two
