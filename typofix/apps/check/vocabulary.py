@@ -14,10 +14,11 @@ dictionary says.
   is a slip still, but people slip on a word less often than they write it right, so a word written more
   often than its common neighbour is the files' own (`cidr` beside cider, `nicht` beside night).
 * The software terms typofix knows (data/terms.txt.gz, from `cspell`'s software dictionaries, and
-  data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case, but those one edit from a common word
-  (`trie`, `guid`: marked "cased"), which are the project's words where it uses them consistently, however
-  sure the model is of a slip; and people's and companies' names (data/names.txt.gz: Guido, Nvidia), written
-  with a capital.
+  data/terms-extra.txt: nginx, kubectl, PyTorch, kwargs), in any case, wherever they stand: those one edit
+  from a common word too (`trie`, `umount`: marked "cased"), however sure the model is of a slip, unless they
+  are a known misspelling (a software term written once in a man page, `sudo umount`, had been reported as
+  often as any unknown word; the few slips the lists hold, `sended`, are the price); and people's and
+  companies' names (data/names.txt.gz: Guido, Nvidia), written with a capital.
 
 A plain slip is never a word used consistently, however often the files write it: a known misspelling of
 its correction (`typofix.apps.check.known`; not even as a name) or a common word with two neighbouring
@@ -156,6 +157,7 @@ class Vocabulary:
         """Whether `word` is a word of the files' languages, a software term or a name (capitalised)."""
         lower = word.lower()
         return (lower in self.use.language or lower in software_terms()
+                or (lower in cased_terms() and lower not in self.known)
                 or (word[:1].isupper() and lower in names()))
 
     def accepts(self, word: str, correction: str, confidence: float | None = None, in_name: bool = False) -> bool:
@@ -171,7 +173,7 @@ class Vocabulary:
             return True  # a swap of a common word too, where the code names it consistently (`proto`, `uint`)
         if self.use.counts[lower] < REPEATS or slip:
             return False
-        if lower in cased_terms():  # a term we know, used consistently: however sure the model is of a slip
+        if lower in cased_terms():  # a term we know that is also a known misspelling, used consistently
             return True
         if not (confidence is not None and confidence >= SURE_SLIP and osa_distance(lower, fixed) == 1
                 and common_word(fixed)):
@@ -220,8 +222,8 @@ def software_terms() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def cased_terms() -> frozenset[str]:
     """The software terms one edit from a common word (`trie`/tree, `guid`/guide: marked "cased" in
-    data/terms.txt.gz), lowercase: a project's word where it uses one consistently, not wherever it stands
-    (the list holds a few slips too: `sended`)."""
+    data/terms.txt.gz), lowercase: words wherever they stand, but for the known misspellings among them;
+    they are no plain slip (a swap) of their common neighbour (the list holds a few slips too: `sended`)."""
     return frozenset(term.lower() for term, mark in _terms() if mark == "cased")
 
 
