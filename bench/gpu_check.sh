@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU checks of issue 39 in one go, on a lent GPU machine (/work/shared/GPU.md): the gpu tests and the GPU
+# The GPU checks of issue 39 in one go, on a lent GPU machine (the shared notes' GPU.md): the gpu tests and the GPU
 # speed tables. Run from the project root with .whl/ carried (hydra-core, omegaconf, antlr4 wheels):
 #     bash bench/gpu_check.sh            # writes $OUT/gpu-tests.txt and $OUT/train-speed-cuda.md
 # About 4-6 minutes on one H100. Each part's output is kept even if another part fails.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 38's smaller default model on a lent GPU machine (/work/shared/GPU.md), in one go: two runs of
+# Issue 38's smaller default model on a lent GPU machine (the shared notes' GPU.md), in one go: two runs of
 # experiment=student side by side on the one GPU, the same seed and data, one distilled from the bundled model
 # (model.teacher) and one on the gold letters alone, so that what distillation buys is measured. Run from the
 # project root with .whl/ carried (the wheels of hydra-core, omegaconf, antlr4 and, for the data's word tools,
