@@ -25,6 +25,7 @@ class Client(LanguageClient):
         super().__init__("typofix-test", "1")
         self.diagnostics: dict[str, list[types.PublishDiagnosticsParams]] = {}
         self.logs: list[str] = []
+        self.errors: list[str] = []  # what the server reported failing (a check that raised): no test expects one
         self.arrived = asyncio.Event()
 
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -35,6 +36,8 @@ class Client(LanguageClient):
         @self.feature(types.WINDOW_LOG_MESSAGE)
         def logged(params: types.LogMessageParams):
             self.logs.append(params.message)
+            if params.type == types.MessageType.Error:
+                self.errors.append(params.message)
             self.arrived.set()
 
         @self.feature(types.WORKSPACE_CONFIGURATION)
@@ -42,9 +45,11 @@ class Client(LanguageClient):
             return [{"words": ["Gregor"]} for _ in params.items]
 
     async def until(self, found):
-        """Wait until `found()` is true (each time something arrives)."""
+        """Wait until `found()` is true (each time something arrives); fail at once, with the server's message,
+        when the server reports an error, rather than wait out the limit for what will not come."""
         async def wait():
             while not found():
+                assert not self.errors, f"the server failed: {self.errors[0]}"
                 self.arrived.clear()
                 await self.arrived.wait()
         await asyncio.wait_for(wait(), WAIT)
