@@ -300,6 +300,18 @@ def test_a_line_most_of_whose_words_would_change_is_not_english_but_the_pronoun_
     assert done.stdout.splitlines() == [f"{notes}:1:4: recieve ==> receive", f"{notes}:3:23: recieve ==> receive"]
 
 
+def test_a_sentence_in_another_language_is_left_alone_beside_english_ones(tmp_path, config):
+    """The engine's language identifier (the rule `correct` applies) says which sentences are another language:
+    a Spanish sentence, alone on its line or after an English one, gives no finding (`tren` is no typo of train
+    there), and the English sentences' typos are reported. Fewer than half its words would change, so the
+    foreign-line rule alone had let `tren` and `ocho` through."""
+    spanish = "El tren sale de la estación a las ocho de la mañana."
+    notes = tmp_path / "notes.txt"
+    notes.write_text(f"We recieve the letter today.\n{spanish}\nThe train is late, we recieve it at noon. {spanish}\n")
+    done = typofix("check", str(notes), config=config)
+    assert done.stdout.splitlines() == [f"{notes}:1:4: recieve ==> receive", f"{notes}:3:23: recieve ==> receive"]
+
+
 def test_standard_input_is_checked_as_a_file_named_dash(tmp_path, config):
     done = typofix("check", "-", config=config, stdin="We recieved teh letter.\n")
     assert (done.returncode, done.stdout) == (1, "-:1:4: recieved ==> received\n-:1:13: teh ==> the\n"), done.stderr

@@ -123,6 +123,14 @@ def not_english(features: np.ndarray) -> np.ndarray:
     return (english < math.log(FOREIGN_BELOW / (1 - FOREIGN_BELOW))) & (words >= math.log(FOREIGN_WORDS))
 
 
+def in_foreign_sentence(line: str, offset: int) -> bool:
+    """Whether the word of `line` at `offset` is written in another language, by the rule `not_english` applies
+    to the detector's evidence: a line of `FOREIGN_WORDS` words or more where the word's sentence is not English
+    (`english_at` below `FOREIGN_BELOW`). For a front door that judges the engine's proposals by rules of its own
+    rather than by the detector (`typofix check`, `typofix lsp`)."""
+    return len(_WORD.findall(line)) >= FOREIGN_WORDS and english_at(line, offset) < FOREIGN_BELOW
+
+
 def evidence_matrix(occurrences: list[Occurrence]) -> np.ndarray:
     """(N, len(FEATURES)) the features of each occurrence (`evidence`), in order."""
     return np.array([evidence(o) for o in occurrences], dtype=np.float64).reshape(len(occurrences), len(FEATURES))

@@ -8,7 +8,8 @@ and special tokens alone and corrects a word only when its best correction beats
 for the correction chosen, from the same search (`Corrector.weigh`): a run weighs all its files' words
 first, in large batches (`prepare`), and each word is searched once a run. A line where the model would
 change more than half the words (of four or more) is not English (rot13, another language, a list of names
-or codes): its findings are dropped. The one-word string literals (a test's data, a key, a mode) are
+or codes): its findings are dropped, and so are those of a sentence the engine's language identifier finds
+is another language (`typofix.engine.detector.in_foreign_sentence`, the rule `typofix correct` applies). The one-word string literals (a test's data, a key, a mode) are
 checked word by word, alone (no context), as "literal" findings: reported, never fixed, since a key is code.
 With `identifiers`, so are the parts of each name ("identifier" findings); with `real_words`, real-word
 errors are reported too.
@@ -22,6 +23,7 @@ from collections.abc import Iterable
 from typofix.apps.check.checkable import Changing, Checkable, Part, Row
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.regions import Scan
+from typofix.engine.detector import in_foreign_sentence
 from typofix.words.identifiers import identifier_parts
 from typofix.words.text import match_case
 
@@ -84,6 +86,8 @@ class FileChecker:
         for row, changes in zip(rows, self.corrector.corrections_many(texts, only=only) if texts else []):
             if _is_foreign(row, changes):
                 continue
+            # a sentence of another language beside English ones, told by the engine's language identifier
+            changes = [c for c in changes if not in_foreign_sentence(row.masked, c.start)]
             found.extend((row.start + c.start, row.number, c.start + 1, c.before, c.after, "text", row)
                          for c in changes)
         found.extend(self._part_changes(item.literals, "literal"))
