@@ -139,6 +139,7 @@ def test_the_metrics_a_monitor_may_name_are_the_ones_a_run_logs(tiny_ckpt):
     assert logged == set(TypoCorrector.logged_metrics(["val", "val_norvig"]))  # experiment=tiny: one dev set
 
 
+@pytest.mark.slow  # two starts that import torch to read the teacher: about 20 s
 def test_a_teacher_that_is_no_model_of_the_runs_alphabet_is_a_one_line_error_before_any_data(tmp_path):
     """model.teacher is read before the data and the model are built: a file that is no model, or a model of
     another alphabet, is one line (exit 1, as typofix says model errors) and leaves no run folder."""
