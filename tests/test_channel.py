@@ -95,6 +95,7 @@ def test_fitted_typos_are_pure_functions_of_their_key_with_exact_spans():
         assert {e.kind for e in typo.edits} <= set(KINDS)
 
 
+@pytest.mark.slow  # (about 8 s of generated typos and their alignments)
 def test_fitted_typos_look_more_like_the_dev_sets_than_hand_set_ones():
     dev = typo_stats.profile([pair for pairs in typo_stats.dev_pairs().values() for pair in pairs])
     fitted = typo_stats.profile(typo_stats.generated("fitted", 3000, 1234))

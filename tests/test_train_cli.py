@@ -90,6 +90,7 @@ def test_3_a_second_run_into_a_run_folder_is_refused(tiny_ckpt):
     assert snapshot(rA) == before
 
 
+@pytest.mark.slow  # (about 10 s: a run is started to be refused; test_3 keeps the refusal in make test)
 def test_3_a_run_folder_with_metrics_and_no_checkpoint_is_refused_too(tmp_path):
     rA = tmp_path / "rA"
     (rA / "logs").mkdir(parents=True)
