@@ -312,6 +312,21 @@ def test_a_sentence_in_another_language_is_left_alone_beside_english_ones(tmp_pa
     assert done.stdout.splitlines() == [f"{notes}:1:4: recieve ==> receive", f"{notes}:3:23: recieve ==> receive"]
 
 
+def test_prose_files_are_judged_by_the_misspelling_detector_as_correct_judges_them(tmp_path, config):
+    """A plain-text or Markdown file's proposals pass the engine's misspelling detector at `typofix correct`'s
+    threshold: chat words (`bday`, `convo`, the stretched `sooo`) are someone's words there, the typo is one;
+    `--detect-threshold 0` turns the detector off and the rules alone report them all."""
+    chat = "Happy bday! The convo was sooo good, yesss.\nWe recieve the letter today.\n"
+    for name in ("notes.txt", "notes.md"):
+        notes = tmp_path / name
+        notes.write_text(chat)
+        done = typofix("check", str(notes), config=config)
+        assert done.stdout.splitlines() == [f"{notes}:2:4: recieve ==> receive"], done.stdout
+    done = typofix("check", "--detect-threshold", "0", str(notes), config=config)
+    assert [line.split(": ")[1].split()[0] for line in done.stdout.splitlines()] == [
+        "bday", "convo", "sooo", "yesss", "recieve"]
+
+
 def test_standard_input_is_checked_as_a_file_named_dash(tmp_path, config):
     done = typofix("check", "-", config=config, stdin="We recieved teh letter.\n")
     assert (done.returncode, done.stdout) == (1, "-:1:4: recieved ==> received\n-:1:13: teh ==> the\n"), done.stderr

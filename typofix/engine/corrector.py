@@ -137,11 +137,14 @@ class Corrector:
 
     @takes_texts
     def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None,
-                         only: Collection[str] | None = None) -> list[list[Correction]]:
+                         only: Collection[str] | None = None,
+                         detect_threshold: float | None = None) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it ("misspelling" corrections), in text order; the texts are
         one document, or continue `document` (a file read in parts). `only`: the words (lowercase) to search
-        and correct; the others stay as they are (`check` leaves out the words no finding could come of)."""
-        return self.pipeline.corrections_many(texts, document, only)
+        and correct; the others stay as they are (`check` leaves out the words no finding could come of).
+        `detect_threshold`: the misspelling detector's threshold for these texts (None: the settings'; `check`
+        asks it of prose files only)."""
+        return self.pipeline.corrections_many(texts, document, only, detect_threshold)
 
     @takes_texts
     def weigh(self, words: Iterable[str]) -> dict[str, Weighed]:

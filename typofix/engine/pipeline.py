@@ -95,11 +95,13 @@ class TextPipeline:
                 for t, pieces in enumerate(split)]
 
     def corrections_many(self, texts: list[str], document: DocumentVocabulary | None = None,
-                         only: Collection[str] | None = None) -> list[list[Correction]]:
+                         only: Collection[str] | None = None,
+                         detect_threshold: float | None = None) -> list[list[Correction]]:
         """Per text, what `correct_many` changes in it, in text order (the texts one document, or continuing
         `document`); with `only`, of the words it would search, only those (lowercase) are searched and may
-        change: the others stay as they are (an accepted word's capitals, the pronoun I, still written)."""
-        split, starts, chosen = self._choose(texts, document, only=only)
+        change: the others stay as they are (an accepted word's capitals, the pronoun I, still written).
+        `detect_threshold`: the detector's threshold for these texts (None: the settings')."""
+        split, starts, chosen = self._choose(texts, document, only=only, threshold=detect_threshold)
         found: list[list[Correction]] = [[] for _ in texts]
         for (t, i), fixed in sorted(chosen.items()):  # (the pieces chosen for, not every piece of every text)
             written = split[t][i].text
@@ -235,13 +237,14 @@ class TextPipeline:
         return self._cased
 
     def _choose(self, texts: list[str], document: DocumentVocabulary | None = None, separate: bool = False,
-                only: Collection[str] | None = None
+                only: Collection[str] | None = None, threshold: float | None = None
                 ) -> tuple[list[list[Piece]], list[list[int]], dict[tuple[int, int], str]]:
         """The pieces of each text, where each starts in it, and {(text, piece): what it becomes} for its words
         to correct (`only` those, lowercase, where given): the engine's proposals, kept where the detector finds
-        the word a misspelling (`detect_threshold`)."""
+        the word a misspelling (`threshold`, else the settings' `detect_threshold`)."""
         found = self._propose(texts, document, separate, only)
-        chosen, threshold = found.chosen, self.settings.detect_threshold
+        chosen = found.chosen
+        threshold = self.settings.detect_threshold if threshold is None else threshold
         if found.proposed and threshold > 0:
             keys = list(found.proposed)
             probabilities = self.detector.probabilities(evidence_matrix(self._occurrences(texts, found, keys)))

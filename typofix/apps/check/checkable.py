@@ -25,6 +25,7 @@ from typofix.words.identifiers import identifier_pieces
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 REMEMBERED = 200_000  # distinct runs whose answer `Changing` keeps (about 30 MB)
+PROSE_KINDS = frozenset({"text", "markdown", "rst"})  # the languages of files that are prose, not code
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ class Checkable:
     offset: int = 0  # where the scanned text starts in the file's (a big file is read in blocks)
     length: int = 0  # how long it is
     ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
+    prose: bool = False  # plain text, Markdown or reST (`PROSE_KINDS`), not code
 
     @classmethod
     def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,
@@ -95,7 +97,8 @@ class Checkable:
             lowered[lower] = lowered.get(lower, 0) + count
         lowered = Counter(lowered)
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
-                    digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file)
+                    digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file,
+                    prose=scan.language.kind in PROSE_KINDS)
         starts = line_starts(letters)
         clitics = _clitic_stems(masked)
         changed = {run: words for run, count in written.items()

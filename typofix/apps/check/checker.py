@@ -54,8 +54,10 @@ def _is_foreign(row: Row, changes: list) -> bool:
 class FileChecker:
     """Finds the words of a file's `Checkable` that `corrector` would correct."""
 
-    def __init__(self, corrector, identifiers: bool = False, real_words: bool = False):
+    def __init__(self, corrector, identifiers: bool = False, real_words: bool = False, prose_threshold: float = 0.0):
         self.corrector, self.identifiers, self.real_words = corrector, identifiers, real_words
+        # the misspelling detector's threshold for prose files (code files: the corrector's settings')
+        self.prose_threshold = prose_threshold
         self.changing = Changing(lambda word: not corrector.leaves_alone(word))
 
     def checkable(self, scan: Scan, offset: int = 0, line: int = 0, ignores_file: bool = False) -> Checkable:
@@ -83,7 +85,9 @@ class FileChecker:
         # rows' words are searched: the words of its other runs are accepted, or sieved out where no finding
         # could come of them (`typofix.apps.check.triage`).
         only = {w.lower() for row in rows for w in row.words}
-        for row, changes in zip(rows, self.corrector.corrections_many(texts, only=only) if texts else []):
+        threshold = self.prose_threshold if item.prose else None
+        for row, changes in zip(rows, self.corrector.corrections_many(texts, only=only, detect_threshold=threshold)
+                                if texts else []):
             if _is_foreign(row, changes):
                 continue
             # a sentence of another language beside English ones, told by the engine's language identifier

@@ -46,7 +46,7 @@ Source = str | tuple[str, str]  # a file's path, or a name and the text read for
 Found = list[tuple[Finding, Row | None]]
 
 
-def _start(recipe, identifiers: bool, real_words: bool) -> None:
+def _start(recipe, identifiers: bool, real_words: bool, prose_threshold: float) -> None:
     global _checker
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
     if multiprocessing.parent_process() is not None:
@@ -54,7 +54,7 @@ def _start(recipe, identifiers: bool, real_words: bool) -> None:
         # interpreter finalizes), and taking apart its heap object by object (the search of a run's words, the
         # word lists) took a few tenths of a second that the run waited for at its end.
         atexit.register(os._exit, 0)
-    _checker = FileChecker(recipe.load(), identifiers, real_words)
+    _checker = FileChecker(recipe.load(), identifiers, real_words, prose_threshold)
 
 
 def _read(source: Source) -> Iterator[Checkable]:
@@ -105,15 +105,17 @@ class CheckPool:
     workers. This process does a task itself whenever the workers have enough to do, rather than wait for them:
     it reads while they start up, and it weighs a share of the words and checks groups of files too."""
 
-    def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False):
+    def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False,
+                 prose_threshold: float = 0.0):
         self.jobs = jobs
         self._executor = None
         self._prepared = False  # whether this process holds the search of every word `findings` will check
         if jobs > 1:
             self._executor = ProcessPoolExecutor(jobs - 1, multiprocessing.get_context("spawn"),
-                                                 initializer=_start, initargs=(recipe, identifiers, real_words))
+                                                 initializer=_start,
+                                                 initargs=(recipe, identifiers, real_words, prose_threshold))
             self._executor.submit(int)  # spawned now, they start up while this process loads and reads
-        _start(recipe, identifiers, real_words)
+        _start(recipe, identifiers, real_words, prose_threshold)
 
     def __enter__(self) -> "CheckPool":
         return self

@@ -61,6 +61,7 @@ class CheckRun:
     jobs: int = 1
     as_json: bool = False
     user_words: tuple[str, ...] = ()  # the user's and the config's words: corrections to them are trusted
+    prose_threshold: float = 0.0  # the misspelling detector's threshold for prose files (0: off)
 
 
 @dataclass
@@ -86,7 +87,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
 
     ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
-    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words) as pool, Spool() as read, Spool() as kept, \
+    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold) as pool, Spool() as read, Spool() as kept, \
             Spool() as live:
         for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
             if isinstance(item, OSError):

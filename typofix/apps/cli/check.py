@@ -83,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
     known_only = args.known_only if args.known_only is not None else bool(config.known_only)
     # --min-confidence is the check's threshold: the engine keeps its preset's own (see below)
     settings = decoding_settings(argparse.Namespace(**{**vars(args), "min_confidence": None}))
+    # prose files: the preset's detector threshold, or --detect-threshold's for every file; --known-only trusts
+    # its lists alone
+    prose_threshold = settings.detect_threshold
     if args.detect_threshold is None:
         settings = settings.with_(detect_threshold=DETECT_THRESHOLD)
     min_confidence = args.min_confidence if args.min_confidence is not None else config.min_confidence
@@ -98,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
         write=args.write_changes, identifiers=bool(args.identifiers if args.identifiers is not None
                                                    else config.identifiers),
         real_words=args.real_words, known_only=known_only, jobs=args.jobs, as_json=args.json,
-        user_words=user_words(args) + config.words)
+        user_words=user_words(args) + config.words,
+        prose_threshold=0.0 if known_only and args.detect_threshold is None else prose_threshold)
     # The corrector proposes as `correct` does (a lower threshold only lowers its own); the check's threshold
     # is then applied to each finding's confidence, taken without context, so a word is judged the same
     # wherever it stands.

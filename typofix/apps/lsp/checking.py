@@ -44,11 +44,11 @@ def name_for(uri: str, language_id: str | None) -> str:
 class DocumentChecker:
     """Finds what `typofix check` would report in one document, with one corrector."""
 
-    def __init__(self, corrector, settings: ServerSettings, user_words: tuple[str, ...]):
+    def __init__(self, corrector, settings: ServerSettings, user_words: tuple[str, ...], prose_threshold: float = 0.0):
         self.corrector, self.settings = corrector, settings
         self.user_words = frozenset(user_words) | frozenset(settings.words)
         self.known = known_misspellings()
-        self.files = FileChecker(corrector)
+        self.files = FileChecker(corrector, prose_threshold=prose_threshold)
 
     def accept(self, word: str) -> None:
         """Never report `word` again (added to the user's words)."""

@@ -49,11 +49,12 @@ class TypofixServer(LanguageServer):
 
             decoding = DecodingSettings.preset(settings.preset)
             # the corrector proposes as `correct` does, the check's threshold then judges (as `typofix check`)
+            prose_threshold = decoding.detect_threshold  # (prose documents: as `typofix check` judges them)
             decoding = decoding.with_(min_confidence=min(decoding.min_confidence, settings.confidence),
                                       detect_threshold=DETECT_THRESHOLD)
             words = tuple(dict.fromkeys(self.user_words + settings.words))
             corrector = CorrectorRecipe(None, decoding, words).load()
-            self.checker = DocumentChecker(corrector, settings, words)
+            self.checker = DocumentChecker(corrector, settings, words, prose_threshold)
         return self.checker
 
     # --- on the event loop ------------------------------------------------------------------------------------
