@@ -35,8 +35,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extractOne
 
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.vocabulary import (NAMED_SLIP, Vocabulary, cased_terms, common_word, is_swap, listed_word,
-                                           swaps)
+from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
 from typofix.engine.results import Weighed
 from typofix.words.distance import osa_distance
 
@@ -82,8 +81,9 @@ class Verdict:
         named = where != "identifier" and lower not in self.known and self.vocabulary.named(lower)
         if named and self.vocabulary.use.names[lower] >= NAMED_SLIP:
             return False
-        # it may be a plain slip (`Vocabulary.is_slip`)
-        slip = lower in self.known or (any(common_word(s) for s in swaps(lower)) and lower not in cased_terms())
+        # it may be a plain slip (`Vocabulary.is_slip`; a software term we know is no swap of a common word, but
+        # one that is not a known misspelling was accepted above)
+        slip = lower in self.known or any(common_word(s) for s in swaps(lower))
         if where == "literal" and not self.identifiers and not slip:
             return False
         if len(lower) <= SHORT and not self._swaps_listed(lower):
