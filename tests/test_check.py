@@ -327,6 +327,40 @@ def test_prose_files_are_judged_by_the_misspelling_detector_as_correct_judges_th
         "bday", "convo", "sooo", "yesss", "recieve"]
 
 
+MAN_PAGE = r""".\" Title: chage
+.TH CHAGE 1 "2024" "shadow-utils" "User Commands"
+.SH NAME
+chage \- change user password expiry information
+.SH SYNOPSIS
+.B chage
+[\fIoptions\fR] \fILOGIN\fR
+.SH DESCRIPTION
+The \fBchage\fR command changes the number of days betwen password changes.
+It hasn\*(Aqt moved: see \fBstty\fR(1) and \fBpushd\fR, and pass \fB\-\-ftp-pasv\fR in passive mode.
+.TP
+\fB\-d\fR, \fB\-\-lastday\fR \fILAST_DAY\fR
+Set the nmuber of days since January 1st, 1970 when the password was last changed.
+.TP
+lcase
+change upper case to lower case
+.SH "SEE ALSO"
+.BR passwd (5),
+.BR updatedb (1)
+"""
+
+
+def test_a_man_page_is_read_as_roff_its_bold_and_italic_names_are_no_words(tmp_path, config):
+    """A man page (by its name, or a .txt file that starts as roff does) is read as roff: its requests,
+    escapes and what bold and italic type or a NAME line or a one-word tag mark as names (`chage`, `stty`,
+    `--ftp-pasv`, `lcase`, `updatedb`) are not words; the typos of its roman prose are reported. Read as
+    Pygments' roff, the page gave `updatedb ==> updated` and neither typo."""
+    for name in ("chage.1", "pages.txt"):
+        page = tmp_path / name
+        page.write_text(MAN_PAGE)
+        done = typofix("check", str(page), config=config)
+        assert done.stdout.splitlines() == [f"{page}:9:52: betwen ==> between", f"{page}:13:9: nmuber ==> number"]
+
+
 def test_standard_input_is_checked_as_a_file_named_dash(tmp_path, config):
     done = typofix("check", "-", config=config, stdin="We recieved teh letter.\n")
     assert (done.returncode, done.stdout) == (1, "-:1:4: recieved ==> received\n-:1:13: teh ==> the\n"), done.stderr

@@ -9,7 +9,8 @@ from typofix.apps.check.checkable import Changing, Checkable
 from typofix.apps.check.languages import Language, language_of
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
 from typofix.apps.check.prose import mask_markdown, mask_rst
-from typofix.apps.check.reader import scan_blocks, scan_text
+from typofix.apps.check.reader import scan_blocks, scan_text, scan_window, windows
+from typofix.apps.check.roff import mask_roff
 
 
 def words(masked: str) -> list[str]:
@@ -22,6 +23,9 @@ def words(masked: str) -> list[str]:
     ("a.rs", "", "code", "rust"), ("a.cpp", "", "code", "cpp"), ("a.yaml", "", "code", "yaml"),
     ("Makefile", "", "code", "make"), ("a.json", "", "code", "json"), ("README.md", "", "markdown", None),
     ("index.rst", "", "rst", None), ("notes.txt", "", "text", None), ("LICENSE", "", "text", None),
+    ("ls.1", ".TH LS 1", "roff", None), ("printf.3p", '.\\" comment', "roff", None),
+    ("pages.txt", ".\\\" Automatically generated", "roff", None), ("bsdtar.mdoc", ".Dd March 1, 2024", "roff", None),
+    ("app.log.1", "2024-01-01 started", "text", None), ("notes.txt", ". a line starting with a dot", "text", None),
 ])
 def test_language_by_name_and_shebang(path, first_line, kind, lexer):
     assert language_of(path, first_line) == Language(kind, lexer)
@@ -84,6 +88,50 @@ def test_rst_skips_literal_blocks_roles_fields_directives_and_doctests():
                              "prose.", "the", "naem"]
 
 
+MAN_PAGE = r""".\" Title: chage
+.TH CHAGE 1 "2024" "shadow-utils" "User Commands"
+.SH NAME
+chage, chrt \- change user pasword expiry information
+.SH SYNOPSIS
+.B chage
+[\fIoptions\fR] \fILOGIN\fR
+.SH DESCRIPTION
+The \fBchage\fR command changes the number of days betwen changes.
+It hasn\*(Aqt moved; see \fBstty\fR(1), systime() and real\-time \-\-ftp-pasv.
+.TP
+\fB\-d\fR, \fB\-\-lastday\fR \fILAST_DAY\fR
+Set the nmuber of days.
+.TP
+lcase
+change upper case to lowr case
+.BR pushd " and " popd (1)
+.IX Item "-propquery propq"
+.nf
+createdb mydb
+.fi
+.Sh DESCRIPTION
+.Nm createdb
+.Nd create a new databse
+.It Fl v Ar file Ns Em recieve
+.SS "An exmaple"
+"""
+
+
+def test_roff_keeps_roman_prose_and_hands_on_bold_italic_and_macro_names():
+    masked, names = mask_roff(MAN_PAGE)
+    assert len(masked) == len(MAN_PAGE) and masked.count("\n") == MAN_PAGE.count("\n")
+    assert words(masked) == [
+        "Title:", "chage", "NAME", "--", "change", "user", "pasword", "expiry", "information", "SYNOPSIS", "[", "]",
+        "DESCRIPTION", "The", "command", "changes", "the", "number", "of", "days", "betwen", "changes.", "It",
+        "moved;", "see", "(1),", "and", "real--time", "----ftp-pasv.", "--", ",", "----", "Set", "the", "nmuber", "of",
+        "days.", "change", "upper", "case", "to", "lowr", "case", '"', "and", '"', "(1)", "DESCRIPTION",
+        "create", "a", "new", "databse", "recieve", '"An', 'exmaple"']
+    # the names a reader types as written, where they stand
+    assert [name for _, name in names] == ["chage", "chrt", "chage", "options", "LOGIN", "chage", "stty", "d",
+                                           "lastday", "LAST_DAY", "lcase", "pushd", "popd", "createdb", "v", "file"]
+    assert all(MAN_PAGE[at:at + len(name)] == name for at, name in names)
+
+
 def test_literals_lose_escapes_and_placeholders_and_one_word_literals_are_code():
     assert words(mask_literal(r"\nThe end %s and {name!r:>{w}} of %(count)d fles ${HOME} $USER")) == [
         "The", "end", "and", "of", "fles"]
@@ -136,6 +184,19 @@ def test_a_big_plain_text_is_read_in_blocks_that_read_as_the_whole_file(tmp_path
     assert not any(b.ignores_file for b in blocks)
     path.write_text(text + "\n# typofix: ignore-file\n")
     assert list(scan_blocks(str(path), block=300))[-1].ignores_file
+
+
+def test_a_big_man_page_is_read_in_blocks_and_windows_as_roff(tmp_path):
+    """A big roff file is read in blocks, and streamed in windows, as plain text is, each read as roff."""
+    text = MAN_PAGE * 30
+    path = tmp_path / "pages.txt"
+    path.write_text(text)
+    blocks = list(scan_blocks(str(path), block=600))
+    assert len(blocks) > 5 and {b.scan.language.kind for b in blocks} == {"roff"}
+    assert "".join(b.scan.masked for b in blocks) == mask_roff(text)[0]
+    pieces = list(windows(str(path), first=300, most=1200))
+    assert len(pieces) > 5 and {scan_window(w).language.kind for w in pieces} == {"roff"}
+    assert "".join(scan_window(w).masked for w in pieces) == mask_roff(text)[0]
 
 
 def test_the_words_to_weigh_are_the_text_pipelines_a_run_before_nt_is_its_stem():

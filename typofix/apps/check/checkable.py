@@ -25,7 +25,7 @@ from typofix.words.identifiers import identifier_pieces
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 REMEMBERED = 200_000  # distinct runs whose answer `Changing` keeps (about 30 MB)
-PROSE_KINDS = frozenset({"text", "markdown", "rst"})  # the languages of files that are prose, not code
+PROSE_KINDS = frozenset({"text", "markdown", "rst", "roff"})  # the languages of files that are prose, not code
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ class Checkable:
     offset: int = 0  # where the scanned text starts in the file's (a big file is read in blocks)
     length: int = 0  # how long it is
     ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
-    prose: bool = False  # plain text, Markdown or reST (`PROSE_KINDS`), not code
+    prose: bool = False  # plain text, Markdown, reST or roff (`PROSE_KINDS`), not code
 
     @classmethod
     def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,

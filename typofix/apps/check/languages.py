@@ -1,6 +1,6 @@
 """What a file is written in, from its name and its first line: Python (read with Python's own tokenizer),
 another language Pygments has a lexer for (JavaScript, Go, Rust, C, shell, YAML, TOML, JSON, Makefile, ...),
-or prose (Markdown, reStructuredText, plain text), which is checked whole."""
+or prose (Markdown, reStructuredText, plain text, roff: man pages), which is checked whole."""
 
 from __future__ import annotations
 
@@ -13,9 +13,13 @@ PYTHON_NAMES = (".py", ".pyi", ".pyw")
 MARKDOWN_NAMES = (".md", ".markdown", ".mdown", ".mkd")
 RST_NAMES = (".rst", ".rest")
 TEXT_NAMES = (".txt", ".text")
+# What a roff file starts with: a comment (`.\"`, `'\" t` before tbl), a man page's title (.TH) or an mdoc
+# one's date (.Dd), a macro package (.so, .de) or a request that sets up the text
+_ROFF_START = re.compile(r"""[.'][ \t]*(?:\\"|TH\b|Dd\b|so\b|de\b|ds\b|nr\b|ig\b|if\b|ie\b|tr\b|ft\b|\\")""")
 # Pygments' lexer for these is a markup lexer we would learn nothing from (Markdown, reST) or plain text:
 # prose is read by typofix.apps.check.prose instead.
 _PROSE_LEXERS = {"markdown", "restructuredtext", "text"}
+ROFF_LEXER = "groff"  # Pygments' lexer for man pages' names (*.[1-9], *.man): read as roff, or as plain text
 _SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([A-Za-z]+)")
 # Interpreters whose name is not a Pygments alias.
 _INTERPRETERS = {"sh": "bash", "dash": "bash", "ksh": "bash", "zsh": "zsh", "node": "javascript",
@@ -25,10 +29,13 @@ _INTERPRETERS = {"sh": "bash", "dash": "bash", "ksh": "bash", "zsh": "zsh", "nod
 @dataclass(frozen=True)
 class Language:
     """How to read a file: `kind` "python", "code" (a Pygments lexer, named by its first alias `lexer`),
-    "markdown", "rst" or "text"."""
+    "markdown", "rst", "roff" or "text"."""
 
     kind: str
     lexer: str | None = None
+
+
+ROFF = Language("roff")
 
 
 PYTHON = Language("python", "python")
@@ -36,7 +43,9 @@ PYTHON = Language("python", "python")
 
 def language_of(path: str, first_line: str) -> Language:
     """The language of the file at `path` whose first line is `first_line`: by its name, then by a shebang
-    (`#!/usr/bin/env python3`, `#!/bin/sh`); a file no lexer knows is plain text."""
+    (`#!/usr/bin/env python3`, `#!/bin/sh`); a file no lexer knows is plain text. Roff is told by its first
+    line, a comment or request (`.\\"`, `.TH`), in a file named as a man page is (ls.1, printf.3p: a rotated log
+    app.log.1 is plain text), as plain text (`.txt`) or with a name no other lexer knows (tclsh.n, a.mdoc)."""
     name = os.path.basename(path)
     lower = name.lower()
     if lower.endswith(PYTHON_NAMES):
@@ -45,8 +54,9 @@ def language_of(path: str, first_line: str) -> Language:
         return Language("markdown")
     if lower.endswith(RST_NAMES):
         return Language("rst")
+    roff = _ROFF_START.match(first_line) is not None
     if lower.endswith(TEXT_NAMES) and lower != "cmakelists.txt":
-        return Language("text")
+        return ROFF if roff else Language("text")
     shebang = _SHEBANG.match(first_line)
     if shebang:
         interpreter = re.sub(r"[\d.]+$", "", shebang.group(1)).lower()
@@ -56,7 +66,9 @@ def language_of(path: str, first_line: str) -> Language:
         if alias:
             return Language("code", alias)
     alias = _lexer_for_name(name)
-    return Language("code", alias) if alias else Language("text")
+    if alias and alias != ROFF_LEXER:
+        return Language("code", alias)
+    return ROFF if roff else Language("text")
 
 
 @lru_cache(maxsize=4096)

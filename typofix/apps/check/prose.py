@@ -59,6 +59,11 @@ def mask_code_spans(text: str) -> str:
         if ":" in text:  # roles first: they are found by the span beside them
             text = _ROLE.sub(_blank_match, text)
         text = _CODE_SPAN.sub(_blank_match, text)
+    return mask_calls(text)
+
+
+def mask_calls(text: str) -> str:
+    """`text` with its bare calls (`systime()`, `foo(bar)`) and command help's abbreviation marks blanked."""
     return _BRACKETED.sub(_blank_calls, text) if "(" in text or "[" in text else text
 
 

@@ -1,10 +1,11 @@
 """One file, read for checking: its text (UTF-8, undecodable bytes carried through as surrogateescape,
 line endings as they are) and its `Scan`, by the reader its language calls for.
 
-A big plain-text file is read in blocks (`scan_blocks`), each cut after a blank line, where no code span
-of plain text goes on: each block is read as the whole file would be, so a 50 MB log or corpus never has to
-be in memory at once. A plain-text file bigger than `STREAM` bytes is checked as a stream (`windows`): its
-first window small, so that its first findings come at once, the next ones larger."""
+A big plain-text or roff file is read in blocks (`scan_blocks`), each cut where nothing goes on from line to
+line (after a blank line of plain text, where no code span goes on; before a heading or paragraph of roff):
+each block is read as the whole file would be, so a 50 MB log or corpus never has to be in memory at once.
+A plain-text or roff file bigger than `STREAM` bytes is checked as a stream (`windows`): its first window
+small, so that its first findings come at once, the next ones larger."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typofix.apps.check.lexed import scan_lexed
 from typofix.apps.check.prose import mask_code_spans, mask_markdown, mask_rst
 from typofix.apps.check.pysource import scan_python
 from typofix.apps.check.regions import Scan
+from typofix.apps.check.roff import mask_roff
 
 
 def open_text(path: str) -> TextIO:
@@ -49,13 +51,21 @@ def scan_as(path: str, text: str, language: Language) -> Scan:
         scan = Scan(path, text, language, mask_markdown(text))
     elif language.kind == "rst":
         scan = Scan(path, text, language, mask_rst(text))
+    elif language.kind == "roff":
+        masked, names = mask_roff(text)
+        scan = Scan(path, text, language, masked, identifiers=names)
     else:
         scan = Scan(path, text, language, mask_code_spans(text))
     return apply_ignores(scan)
 
 
 BLOCK = 4 << 20  # characters of plain text read at once, at most about
-_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+# The languages read line by line, so that a big file of them is read in blocks (plain text, roff: man pages)
+BLOCKED_KINDS = frozenset({"text", "roff"})
+# Where a block may end: after a blank line in plain text (no code span goes past one); in roff, before a
+# heading or paragraph (blank lines are rare there), where the font is roman again and no display is open.
+_BREAKS = {"text": re.compile(r"\n[ \t\r]*\n"),
+           "roff": re.compile(r"\n(?=[.'][ \t]*(?:TH|SH|SS|PP|LP|P|Sh|Ss|Pp|Lp)\b)")}
 
 
 class Block(NamedTuple):
@@ -70,15 +80,15 @@ class Block(NamedTuple):
 
 def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
     """The Scans of a file: one for the whole file, or for a plain-text file longer than `block` characters,
-    one a block of about that many (cut after the last blank line in it, else after its last line)."""
+    one a block of about that many (cut at the last break in it, `_BREAKS`, else after its last line)."""
     with open_text(path) as f:
         text = f.read(block)
         more = f.read(block)
         language = _language(path, text)
-        if not more or language.kind != "text":
+        if not more or language.kind not in BLOCKED_KINDS:
             yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
             return
-        for piece, offset, line in _pieces(f, text + more, block, block):
+        for piece, offset, line in _pieces(f, text + more, block, block, _BREAKS[language.kind]):
             yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece))
 
 
@@ -88,12 +98,14 @@ LAST_WINDOW = 1 << 20  # characters: the most a window grows to (each is twice t
 
 
 class Window(NamedTuple):
-    """A part of a streamed file: its text, where it starts in the file's text (offset and line, 0-based)."""
+    """A part of a streamed file: its text, where it starts in the file's text (offset and line, 0-based), and
+    the file's language."""
 
     path: str
     text: str
     offset: int
     line: int
+    language: Language = Language("text")
 
 
 def is_streamed(path: str) -> bool:
@@ -105,21 +117,24 @@ def is_streamed(path: str) -> bool:
             start = f.read(200)
     except OSError:
         return False  # (reading it reports the error)
-    return _language(path, start).kind == "text"
+    return _language(path, start).kind in BLOCKED_KINDS
 
 
 def windows(path: str, first: int | None = None, most: int | None = None) -> Iterator[Window]:
-    """The windows of a streamed plain-text file, in order: the first about `first` (`FIRST_WINDOW`)
-    characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut after a blank line as
+    """The windows of a streamed plain-text or roff file, in order: the first about `first` (`FIRST_WINDOW`)
+    characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut as
     `scan_blocks`' blocks are."""
     with open_text(path) as f:
-        for text, offset, line in _pieces(f, "", first or FIRST_WINDOW, most or LAST_WINDOW):
-            yield Window(path, text, offset, line)
+        start = f.read(200)
+        language = _language(path, start)
+        for text, offset, line in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
+                                          _BREAKS.get(language.kind, _BREAKS["text"])):
+            yield Window(path, text, offset, line, language)
 
 
 def scan_window(window: Window) -> Scan:
-    """The Scan of a window of a streamed plain-text file."""
-    return scan_as(window.path, window.text, Language("text"))
+    """The Scan of a window of a streamed plain-text or roff file."""
+    return scan_as(window.path, window.text, window.language)
 
 
 def ignored_file(path: str) -> bool:
@@ -141,9 +156,9 @@ def _language(path: str, text: str) -> Language:
     return language_of(path, text[:200].partition("\n")[0])
 
 
-def _pieces(f: TextIO, pending: str, first: int, most: int) -> Iterator[tuple[str, int, int]]:
+def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern) -> Iterator[tuple[str, int, int]]:
     """The rest of the open file `f` (after `pending`, read already) in pieces of about `first`, then twice
-    as many characters each, up to `most`, each cut after its last blank line: (text, offset, line)."""
+    as many characters each, up to `most`, each cut at its last of `breaks`: (text, offset, line)."""
     offset, line, size = 0, 0, first
     while True:
         while len(pending) <= size:
@@ -153,7 +168,7 @@ def _pieces(f: TextIO, pending: str, first: int, most: int) -> Iterator[tuple[st
             pending += more
         if not pending:
             return
-        piece = pending[:_last_break(pending[:size])] if len(pending) > size else pending
+        piece = pending[:_last_break(pending[:size], breaks)] if len(pending) > size else pending
         pending = pending[len(piece):]
         yield piece, offset, line
         offset += len(piece)
@@ -161,11 +176,11 @@ def _pieces(f: TextIO, pending: str, first: int, most: int) -> Iterator[tuple[st
         size = min(2 * size, most)
 
 
-def _last_break(text: str) -> int:
-    """Where to cut a block of plain text: after its last blank line, else after its last line, else at its
-    end."""
+def _last_break(text: str, breaks: re.Pattern) -> int:
+    """Where to cut a block of text: at the last of `breaks` in its second half, else after its last line,
+    else at its end."""
     found = None
-    for found in _BLANK_LINE.finditer(text, len(text) // 2):
+    for found in breaks.finditer(text, len(text) // 2):
         pass
     if found is not None:
         return found.end()

@@ -28,7 +28,7 @@ NAMES = {"markdown": "x.md", "restructuredtext": "x.rst", "rst": "x.rst", "plain
          "typescriptreact": "x.tsx", "go": "x.go", "rust": "x.rs", "c": "x.c", "cpp": "x.cpp", "java": "x.java",
          "shellscript": "x.sh", "sh": "x.sh", "bash": "x.sh", "yaml": "x.yaml", "toml": "x.toml", "json": "x.json",
          "ruby": "x.rb", "lua": "x.lua", "html": "x.html", "css": "x.css", "makefile": "Makefile", "tex": "x.tex",
-         "latex": "x.tex", "gitcommit": "COMMIT_EDITMSG.txt"}
+         "latex": "x.tex", "gitcommit": "COMMIT_EDITMSG.txt", "nroff": "x.1", "groff": "x.1", "man": "x.1"}
 
 
 def name_for(uri: str, language_id: str | None) -> str:
