@@ -3,7 +3,7 @@ and a fixed sample of each tool's findings with its line, for judging by hand.
 
 The file sets: this repository's own tree (typofix/, tests/, bench/, docs/, README.md), the running Python's
 standard library (its top-level `*.py` modules and the `json`, `http`, `urllib` and `logging` packages, about
-150,000 lines) and, with --big MB (default 50), one plain-text file of that size made of the man pages' sources
+150,000 lines) and, with --big MB (default 50), one file of that size made of the man pages' roff sources
 (`man_text`). Each set is the list of files
 `typofix check` walks there (git's view of the tree, binary and generated files left out), handed to every
 tool as the same explicit list; the tree is copied first, so that every tool (and the samples) reads the
@@ -94,8 +94,9 @@ def stdlib_files() -> list[str]:
 
 
 def man_text(into: Path, megabytes: int, folder: Path = Path("/usr/share/man")) -> list[str]:
-    """One plain-text file of `megabytes` MB made of the English man pages' sources (sections 1-8, in name
-    order, decompressed), as a big text to check in one piece; no file when there are no man pages."""
+    """One file of `megabytes` MB made of the English man pages' roff sources (sections 1-8, in name order,
+    decompressed), as a big text to check in one piece (typofix reads it as roff, by its first line; the
+    peers as text); no file when there are no man pages."""
     pages = sorted(p for section in range(1, 9) for p in (folder / f"man{section}").glob("*.gz"))
     target, size = into / "man-pages.txt", megabytes * 1_000_000
     written = 0

@@ -123,7 +123,7 @@ def test_roff_keeps_roman_prose_and_hands_on_bold_italic_and_macro_names():
     assert words(masked) == [
         "Title:", "chage", "NAME", "--", "change", "user", "pasword", "expiry", "information", "SYNOPSIS", "[", "]",
         "DESCRIPTION", "The", "command", "changes", "the", "number", "of", "days", "betwen", "changes.", "It",
-        "moved;", "see", "(1),", "and", "real--time", "----ftp-pasv.", "--", ",", "----", "Set", "the", "nmuber", "of",
+        "moved;", "see", "(1),", "and", "real--time", "----ftp-pasv.", ",", "Set", "the", "nmuber", "of",
         "days.", "change", "upper", "case", "to", "lowr", "case", '"', "and", '"', "(1)", "DESCRIPTION",
         "create", "a", "new", "databse", "recieve", '"An', 'exmaple"']
     # the names a reader types as written, where they stand

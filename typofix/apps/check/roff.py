@@ -23,26 +23,29 @@ are where the word is in the source."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import partial
 
 from typofix.apps.check.prose import blank, mask_calls
+from typofix.apps.check.regions import Names
 
-# One escape: a font change (group `font`: its name), an escaped minus (`minus`), or any other escape with its
-# argument: an apostrophe, string, register and character names (`\*(Aq`, `\n[x]`, `\(em`, `\[u00E9]`), sizes
-# (`\s-1`), quoted arguments (`\h'-1p'`, `\w'text'`), a comment (`\"` to the line's end) or a one-character
-# escape (`\&`, `\e`, `\%`).
+# A font change (`\fB`, `\f(CW`, `\f[BI]`), which splits a line of text into its runs of one font
+_FONT_CHANGE = re.compile(r"(\\f(?:\[[^\]\n]*\]|\(..|.))")
+_COMMENT_AT = re.compile(r'\\["#]')  # a comment, to the line's end
+# One escape other than a font change, with its argument: an apostrophe, string, register and character names
+# (`\*(Aq`, `\n[x]`, `\(em`, `\[u00E9]`), sizes (`\s-1`), quoted arguments (`\h'-1p'`, `\w'text'`) or a
+# one-character escape (`\-`, `\&`, `\e`, `\%`).
 _ESCAPE = re.compile(r"""\\(?:
-      f(?P<font>\[[^\]\n]*\]|\(..|.)
-    | (?P<minus>-)
-    | [*nFgmMkYV$](?:\[[^\]\n]*\]|\(..|[+-]?.)
+      [*nFgmMkYV$](?:\[[^\]\n]*\]|\(..|[+-]?.)
     | \(..
     | \[[^\]\n]*\]
     | s(?:[+-]?(?:\[[^\]\n]*\]|\(\d\d|'[^'\n]*'|\d))
     | [ABbCDHhLlNoRSvwXxZ]'[^'\n]*'
-    | ["\#].*
     | .
     )""", re.VERBOSE)
 _ESCAPED_WORD = re.compile(r"[A-Za-z]*\\(?:\*\(Aq|\*\[Aq\]|\((?:aq|cq|oq)|\[(?:aq|cq|oq)\])[A-Za-z]+")
 _COMMENT = '\\"'  # a comment line's request: `.\"` (or `'\"`), then the comment
+_CONTROL_MARKS = (".", "'")  # what a control line (a request or a macro call) starts with
 _CONTROL = re.compile(r"[.'][ \t]*(\S*)[ \t]*(.*)")
 _ARGUMENT = re.compile(r'"(?:[^"]|"")*"?|\S+')
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -72,32 +75,60 @@ _BLOCK_ENDS = {"nf": ("fi",), "EX": ("EE",), "Vb": ("Ve",), "de": (".",), "de1":
 _LITERAL_DISPLAY = re.compile(r"-(?:literal|unfilled|centered)\b")
 
 
-def mask_roff(text: str) -> tuple[str, list[tuple[int, str]]]:
+def mask_roff(text: str) -> tuple[str, Names]:
     """A roff text (a man page) with everything but its roman prose blanked, and the names it marks (bold,
-    italic, mdoc's name macros) as (offset, name) in text order (see the module docstring)."""
+    italic, mdoc's name macros; see the module docstring)."""
     reader = _Reader()
+    out = reader.out
     offset = 0
     for line in text.split("\n"):
-        reader.line(line, offset)
+        # (most lines are requests, or roman text with no escape: the second kind is kept as it is, here)
+        if reader.quiet and "\\" not in line and line[:1] not in _CONTROL_MARKS:
+            out.append(line)
+        else:
+            reader.line(line, offset)
         offset += len(line) + 1
-    return mask_calls("\n".join(reader.out)), reader.names
+    code = reader.code
+    names = Names(Counter(_NAME.findall("\n".join(piece for _, piece in code))), partial(_placed_names, code))
+    return mask_calls("\n".join(out)), names
+
+
+def _placed_names(code: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """(offset, name) of each name in the `code` pieces (offset, text)."""
+    return [(at + name.start(), name.group()) for at, piece in code for name in _NAME.finditer(piece)]
+
+
+def _blank_escape(escape: re.Match) -> str:
+    return " " * len(escape.group())
+
+
+def _mask_escape(escape: re.Match) -> str:
+    """An escape as the masked text has it: an escaped minus two hyphens, any other escape blanked."""
+    found = escape.group()
+    return "--" if found == "\\-" else " " * len(found)
 
 
 class _Reader:
-    """A roff text read line by line: what is masked of each line, the names met, and the state that lasts
-    from line to line (the font, a block being blanked, the section)."""
+    """A roff text read line by line: what is masked of each line, the pieces of it that are names, and the
+    state that lasts from line to line (the font, a block being blanked, the section)."""
 
     def __init__(self):
         self.out: list[str] = []
-        self.names: list[tuple[int, str]] = []
+        self.code: list[tuple[int, str]] = []  # (offset, text) of each piece of names (bold, italic, ...)
         self.font = "R"  # the font text lines are in (a font change lasts, over lines, until the next)
         self.closing: tuple[str, ...] | None = None  # the requests that end the block being blanked
         self.table = False  # in a tbl table's options and format (up to the line ending in `.`)
         self.next_line_code = False  # `.B` or `.I` with no arguments: the next text line is in that font
         self.name_section = False  # in the NAME section: a text line's names stand before its `\-`
         self.tag_next = False  # after `.TP`: the next text line is the paragraph's tag
+        self.quiet = True  # none of these is in effect: a text line with no escape is kept as it is
 
     def line(self, line: str, offset: int) -> None:
+        self._line(line, offset)
+        self.quiet = (self.closing is None and not self.table and not self.next_line_code and not self.tag_next
+                      and not self.name_section and self.font in ROMAN)
+
+    def _line(self, line: str, offset: int) -> None:
         control = _CONTROL.match(line)
         name = control.group(1) if control else None
         if self.closing is not None or self.table:
@@ -141,8 +172,11 @@ class _Reader:
             self.font = arguments.split()[0] if arguments.split() else "P"
             self.out.append(blank(line))
         elif name in _ALTERNATING:
-            if arguments.strip():
-                roman = _ALTERNATING[name]
+            roman = _ALTERNATING[name]
+            if arguments.strip() and roman == (False,):  # (`.B name`, the most common: all names, at once)
+                self.code.append((offset + start, _ESCAPE.sub(_blank_escape, arguments)))
+                self.out.append(" " * len(line))
+            elif arguments.strip():
                 self.out.append(self.arguments(line, offset, start, lambda k, word: roman[k % len(roman)]))
             else:
                 self.next_line_code = not _ALTERNATING[name][0]
@@ -157,27 +191,33 @@ class _Reader:
     def text(self, line: str, offset: int, font: str, lasting: bool = False) -> str:
         """Text starting in `font` (at `offset` of the file) blanked where it is an escape or in bold or
         italic type (its names noted); with `lasting`, the font at its end is the text's font after it."""
+        if "\\" not in line:
+            return self._in_font(line, offset, font)
+        comment = _COMMENT_AT.search(line)
+        end = comment.start() if comment else len(line)
         pieces, at = [], 0
-        for escape in _ESCAPE.finditer(line) if "\\" in line else ():
-            pieces.append(self._in_font(line[at:escape.start()], offset + at, font))
-            pieces.append("--" if escape.group("minus") else blank(escape.group()))
-            if escape.group("font") is not None:
-                font = escape.group("font").strip("[]").lstrip("(")
-            at = escape.end()
-        pieces.append(self._in_font(line[at:], offset + at, font))
+        for k, part in enumerate(_FONT_CHANGE.split(line[:end])):  # text, a font change, text, ...
+            if k % 2:
+                pieces.append(" " * len(part))
+                font = part[2:].strip("[]").lstrip("(")
+            else:
+                pieces.append(self._in_font(_ESCAPE.sub(_mask_escape, part) if "\\" in part else part,
+                                            offset + at, font))
+            at += len(part)
+        pieces.append(" " * (len(line) - end))
         if lasting:
             self.font = font
         masked = "".join(pieces)
-        if "\\" in line:
+        if "q" in line:  # (`\*(Aq`, `\(aq`, `\(cq`, `\[oq]`)
             for joined in _ESCAPED_WORD.finditer(line):
-                masked = masked[:joined.start()] + blank(joined.group()) + masked[joined.end():]
+                masked = masked[:joined.start()] + " " * len(joined.group()) + masked[joined.end():]
         return masked
 
     def _in_font(self, piece: str, offset: int, font: str) -> str:
         if font in ROMAN:
             return piece
-        self.names.extend((offset + name.start(), name.group()) for name in _NAME.finditer(piece))
-        return blank(piece)
+        self.code.append((offset, piece))
+        return " " * len(piece)
 
     def arguments(self, line: str, offset: int, start: int, roman) -> str:
         """A macro line: its name blanked, and each argument from `start` read as text in roman type or as a
