@@ -15,7 +15,9 @@ that is not installed is left out with a note, never imitated: `pip install code
 Each tool runs as a child process, alone: its wall-clock time, its CPU time (user + system, its own children's
 included) and its peak resident memory come from the operating system (`os.wait4`), and the time its first
 finding was printed from its output as it comes. typofix runs on the standard library with --jobs 1 and
---jobs 2 too (its --jobs 2 on two idle cores: compare the wall times of one run only).
+--jobs 2 too (its --jobs 2 on two idle cores: compare the wall times of one run only), each searching every
+word (--no-cache), and once more with the searches of words the runs before kept (`typofix.engine.searchstore`),
+as the next run on a tree goes; its first run on each set finds none kept.
 
     python -m bench.check_peers --out docs/check.md --sample 15
 
@@ -41,8 +43,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.footprint import compile_typofix
 from typofix.apps.check.walk import files_to_check
 from typofix.files.atomic import atomic_path
+from typofix.words.indexcache import cache_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = ("typofix", "tests", "bench", "docs", "README.md")
@@ -157,6 +161,13 @@ def run_typofix(files: list[str], *extra: str) -> tuple[list[Found], Output]:
     return [Found(r["path"], r["line"], r["word"]) for r in map(json.loads, done.stdout.splitlines())], done
 
 
+def forget_searches() -> None:
+    """The searches of words that earlier runs of typofix check kept in the cache folder, removed."""
+    folder = cache_dir()
+    for store in folder.glob("searches-*") if folder is not None else ():
+        store.unlink(missing_ok=True)
+
+
 def run_codespell(files: list[str]) -> tuple[list[Found], Output]:
     done = run_tool([_tool("codespell"), *files])
     return [Found(m[1], int(m[2]), m[3]) for m in map(_CODESPELL.match, done.stdout.splitlines()) if m], done
@@ -193,11 +204,15 @@ def timed(tool: str, call: Callable[[], tuple[list[Found], Output]]) -> Result:
 
 
 def compare(files: list[str], cspell: str | None, jobs: bool = False, known_only: bool = True) -> list[Result]:
-    """Every tool on `files`; typofix with --jobs 1 and 2 too where `jobs`, and --known-only where asked."""
+    """Every tool on `files`; typofix with --jobs 1 and 2 too where `jobs`, and --known-only where asked.
+    typofix's first run finds no searches kept by an earlier run (`forget_searches`); the --jobs rows search
+    every word (--no-cache), and a last row takes the searches the runs before kept, as a tree's next run does."""
+    forget_searches()
     results = [timed("typofix check", lambda: run_typofix(files))]
     if jobs:
-        results += [timed(f"typofix check --jobs {n}", lambda n=n: run_typofix(files, "--jobs", str(n)))
-                    for n in (1, 2)]
+        results += [timed(f"typofix check --jobs {n} --no-cache",
+                          lambda n=n: run_typofix(files, "--jobs", str(n), "--no-cache")) for n in (1, 2)]
+        results.append(timed("typofix check --jobs 1, searches kept", lambda: run_typofix(files, "--jobs", "1")))
     if known_only:
         results.append(timed("typofix check --known-only", lambda: run_typofix(files, "--known-only")))
     for tool, program, call in (("codespell", "codespell", run_codespell), ("typos-cli", "typos", run_typos)):
@@ -263,6 +278,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="also check one plain-text file of this many MB made of man pages (0: not)")
     parser.add_argument("--sets", default="tree,stdlib,big", help="which file sets, by name (tree, stdlib, big)")
     args = parser.parse_args(argv)
+    compile_typofix()  # (typofix's runs start as an installed typofix does)
     wanted = set(args.sets.split(","))
     sets = {}
     with tempfile.TemporaryDirectory() as snapshot:

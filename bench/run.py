@@ -313,6 +313,7 @@ def log(message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Benchmark every available checker, then write the report and the charts."""
     args = parse_args(argv)
+    footprint.compile_typofix()  # (its child processes start as an installed typofix does)
     pin_rule = pin_to_one_core()
     sets = load_sets(args.eval, args.limit, args.seed)
     samples = correct_word_samples(args.words, args.correct_sample, args.seed)

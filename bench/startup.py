@@ -17,9 +17,8 @@ dev lists (``--typos``), each put once in place of a word: where it can, an occu
 elsewhere any word of four letters or more (seeded, so every run reads the same text). Peak memory is the
 child's own, as GNU time reports it (``bench.footprint.timed_run``).
 
-typofix's modules are compiled to bytecode first (`compileall`, into the ignored ``__pycache__`` folders), as
-an installed typofix has them: a development checkout run with ``PYTHONDONTWRITEBYTECODE=1`` and no bytecode
-would compile its 50 modules from source in every run (0.1-0.2 s of CPU on the development machine).
+typofix's modules are compiled to bytecode first (``bench.footprint.compile_typofix``), as an installed typofix
+has them.
 
 One CPU core and one thread (``bench.run.pin_to_one_core``: ``sched_setaffinity`` and ``OMP_NUM_THREADS=1``,
 inherited by the child processes; onnxruntime sizes its pool from the latter); each cell is the median of ``--repeat``
@@ -30,7 +29,6 @@ runs (a cold run gets a fresh empty folder each time). Words/s counts the prose'
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import random
 import re
@@ -40,8 +38,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import typofix
-from bench.footprint import TimedRun, timed_run
+from bench.footprint import TimedRun, compile_typofix, timed_run
 from bench.run import pin_to_one_core
 
 ONE_WORD = "recieve"
@@ -68,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1:
         print("error: --repeat must be at least 1", file=sys.stderr)
         return 2
-    compileall.compile_dir(Path(typofix.__file__).parent, quiet=1)  # what an installed typofix has
+    compile_typofix()
     pinned = pin_to_one_core()  # the core alone would not do: onnxruntime's threads leave the affinity mask
     words = len(typos.read_text(encoding="utf-8").split())
     program = [sys.executable, "-m", "typofix", "correct", *args.options]

@@ -24,7 +24,7 @@ from typofix.engine.search import LexiconConstraint
 from typofix.engine.settings import DecodingSettings
 from typofix.engine.sounds import Sounds
 from typofix.engine.stepper import Stepper, load_stepper
-from typofix.files.modelfile import ModelError
+from typofix.files.modelfile import ModelError, resolve_model
 from typofix.words.context import BigramModel
 from typofix.words.lexicon import AcceptedWords, Lexicon
 from typofix.words.text import MAX_WORD_LEN
@@ -75,6 +75,7 @@ class Corrector:
         # Accepted words: whatever answers `in` (typofix.words.lexicon.AcceptedWords); without one, the word list.
         self.accepted = accepted if accepted is not None else self.lexicon
         self.max_word_len, self.batch_size = max_word_len, batch_size
+        self._model_path: Path | None = None  # set by `load`, which knows the model file (see `identity`)
         # Built now, not on first use: building the trie takes a noticeable fraction of a second, and that
         # belongs to loading, not to the first batch a benchmark times.
         self.constraint = (LexiconConstraint(self.lexicon.trie, vocab.symbols, vocab.eos_id, self.lexicon,
@@ -114,7 +115,21 @@ class Corrector:
             lexicon.add_words([w.lower() for w in user_words if vocab.covers(w.lower())], USER_WORD_COUNT)
             accepted = AcceptedWords.load(accepted_path, extra=user_words)
             accepted.derive_with(lexicon.counts_of)
-        return cls(stepper, vocab, lexicon, settings, accepted)
+        corrector = cls(stepper, vocab, lexicon, settings, accepted)
+        corrector._model_path = resolve_model(path, settings.bundled_model, onnx=device == "cpu")
+        return corrector
+
+    @property
+    def identity(self) -> str | None:
+        """A digest of everything its searches depend on (`typofix.engine.searchstore.search_identity`): two
+        correctors of one identity search every word alike. None where `load` did not make it (it knows the
+        model file): its searches are not kept between runs."""
+        if self._model_path is None:
+            return None
+        from typofix.engine.searchstore import search_identity  # (with SQLite, which only `check` needs)
+
+        return search_identity(self._model_path, self.lexicon.digest if self.lexicon is not None else "",
+                               self.settings)
 
     @takes_text
     def correct(self, text: str) -> str:

@@ -28,6 +28,8 @@ from typofix.apps.check.checkable import Checkable, Row
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
+from typofix.engine.corrector import SearchMemory
+from typofix.engine.searchstore import SearchStore
 
 _checker: FileChecker | None = None  # one per process: each worker's, and this process's
 GROUPS_PER_JOB = 3  # check tasks a process gets: enough to even out the work, few enough for large batches
@@ -106,7 +108,7 @@ class CheckPool:
     it reads while they start up, and it weighs a share of the words and checks groups of files too."""
 
     def __init__(self, recipe, jobs: int = 1, identifiers: bool = False, real_words: bool = False,
-                 prose_threshold: float = 0.0):
+                 prose_threshold: float = 0.0, stored_searches: bool = True):
         self.jobs = jobs
         self._executor = None
         self._prepared = False  # whether this process holds the search of every word `findings` will check
@@ -116,6 +118,8 @@ class CheckPool:
                                                  initargs=(recipe, identifiers, real_words, prose_threshold))
             self._executor.submit(int)  # spawned now, they start up while this process loads and reads
         _start(recipe, identifiers, real_words, prose_threshold)
+        identity = _checker.corrector.identity if stored_searches else None
+        self._store = SearchStore.open(identity) if identity is not None else None  # (this process's alone)
 
     def __enter__(self) -> "CheckPool":
         return self
@@ -123,6 +127,8 @@ class CheckPool:
     def __exit__(self, *exc) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
+        if self._store is not None:
+            self._store.close()
 
     def checkables(self, sources: Iterable[Source]) -> Iterator[tuple[Source, Checkable | OSError]]:
         """Each source with what of it the model must see (one or more Checkables, in order), or the error
@@ -148,11 +154,24 @@ class CheckPool:
         """Weigh the run's `words` now, in large batches: in one process, or a share in each, this one's
         kept by its corrector and the workers' searches handed back to it, so that each word is searched once
         and every group of files, checked here or in a worker, is checked from the same search. Held by this
-        process's corrector, within the engine's bound on remembered words, however big the file."""
-        if self._executor is None:
-            _checker.prepare_words(words)
-            return
+        process's corrector, within the engine's bound on remembered words, however big the file. A word an
+        earlier run searched is taken from the store of searches (`typofix.engine.searchstore`), and what is
+        searched now is kept there."""
         distinct = sorted({w.lower() for w in words})
+        corrector = _checker.corrector
+        if self._store is not None:
+            stored = self._store.get(distinct)
+            corrector.remember(SearchMemory(corrector.settings, stored))
+            distinct = [w for w in distinct if w not in stored]
+        self._search(distinct)
+        if self._store is not None:
+            self._store.put(corrector.search_memory(distinct).searched)
+
+    def _search(self, distinct: list[str]) -> None:
+        """Search the lowercase `distinct` words: here, or a share in each process."""
+        if self._executor is None:
+            _checker.prepare_words(distinct)
+            return
         # one share a process: the search is cheaper a word in larger batches (six shards took 17% more CPU)
         shares = [distinct[k::self.jobs] for k in range(self.jobs)]
         searches = [self._executor.submit(_search, share) for share in shares[1:] if share]

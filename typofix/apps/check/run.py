@@ -62,6 +62,7 @@ class CheckRun:
     as_json: bool = False
     user_words: tuple[str, ...] = ()  # the user's and the config's words: corrections to them are trusted
     prose_threshold: float = 0.0  # the misspelling detector's threshold for prose files (0: off)
+    stored_searches: bool = True  # words' searches taken from and kept in the store (`typofix.engine.searchstore`)
 
 
 @dataclass
@@ -87,7 +88,8 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
             print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
 
     ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
-    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold) as pool, Spool() as read, Spool() as kept, \
+    with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold,
+                   run.stored_searches) as pool, Spool() as read, Spool() as kept, \
             Spool() as live:
         for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
             if isinstance(item, OSError):

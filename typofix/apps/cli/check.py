@@ -56,6 +56,10 @@ def add(subcommands) -> None:
     parser.add_argument("--config", metavar="FILE", help="the settings file (default: the nearest .typofix.toml "
                         "or pyproject.toml with [tool.typofix], up to the repository's root)")
     parser.add_argument("--no-config", action="store_true", help="read no settings file")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="search every word now: neither take nor keep the searches of words that earlier "
+                             "runs of the same model, words and settings keep in the cache folder "
+                             "(TYPOFIX_CACHE_DIR; empty turns every cache off)")
     add_jobs_option(parser, "files")
     add_real_words_option(parser)
     add_words_option(parser)
@@ -101,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         write=args.write_changes, identifiers=bool(args.identifiers if args.identifiers is not None
                                                    else config.identifiers),
         real_words=args.real_words, known_only=known_only, jobs=args.jobs, as_json=args.json,
-        user_words=user_words(args) + config.words,
+        user_words=user_words(args) + config.words, stored_searches=not args.no_cache,
         prose_threshold=0.0 if known_only and args.detect_threshold is None else prose_threshold)
     # The corrector proposes as `correct` does (a lower threshold only lowers its own); the check's threshold
     # is then applied to each finding's confidence, taken without context, so a word is judged the same
