@@ -36,7 +36,6 @@ import threading
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import numpy as np
