@@ -43,6 +43,7 @@ _ESCAPE = re.compile(r"""\\(?:
     | [ABbCDHhLlNoRSvwXxZ]'[^'\n]*'
     | .
     )""", re.VERBOSE)
+# A word an escaped apostrophe joins (`hasn\*(Aqt`, `don\(aqt`): blanked whole, its pieces being no words
 _ESCAPED_WORD = re.compile(r"[A-Za-z]*\\(?:\*\(Aq|\*\[Aq\]|\((?:aq|cq|oq)|\[(?:aq|cq|oq)\])[A-Za-z]+")
 _COMMENT = '\\"'  # a comment line's request: `.\"` (or `'\"`), then the comment
 _CONTROL_MARKS = (".", "'")  # what a control line (a request or a macro call) starts with
