@@ -4,11 +4,14 @@ unwritable store is left alone."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from typofix.engine import searchstore
 from typofix.engine.corrector import Corrector
 from typofix.engine.searchstore import SearchStore
+from typofix.files.packagedata import packaged
 
 WORDS = ["recieve", "npm", "kubectl", "teh", "definately"]
 
@@ -44,6 +47,18 @@ def test_the_identity_follows_the_settings_and_the_words(corrector):
     yours = Corrector.load(user_words=["Kubeflowz"])
     assert corrector.identity == Corrector.load().identity
     assert len({corrector.identity, fast.identity, yours.identity}) == 3
+
+
+def test_the_identity_follows_the_packaged_data(corrector):
+    table = packaged("rerank.json")  # (its time moved by a second, and put back)
+    times = table.stat()
+    before = corrector.identity
+    try:
+        os.utime(table, ns=(times.st_atime_ns, times.st_mtime_ns + 1_000_000_000))
+        assert corrector.identity != before
+    finally:
+        os.utime(table, ns=(times.st_atime_ns, times.st_mtime_ns))
+    assert corrector.identity == before
 
 
 def test_a_damaged_store_is_made_anew_and_an_unwritable_one_left_alone(corrector, tmp_path, monkeypatch):

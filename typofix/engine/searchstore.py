@@ -34,7 +34,6 @@ MAX_WORDS = 200_000  # about 30 MB on disk
 MAX_STORES = 4  # (the default and the fast preset, a user's word list, a model being trained)
 LOCK_WAIT = 0.5  # seconds a run waits for another run's write before it goes on without the store
 _CODE = ("engine", "words", "files")  # the packages whose code a search runs
-_DATA = ("wordlist", "models")  # the packaged data a search reads (word tables, ranking tables, models)
 
 Searched = dict  # lowercase word -> (its corrections [(word, score)], its own (word, score) or None)
 
@@ -47,7 +46,9 @@ def search_identity(model: Path, lexicon_digest: str, settings: object) -> str:
         for module in sorted(package.joinpath(name).iterdir(), key=lambda p: p.name):
             if module.name.endswith(".py"):
                 digest.update(module.name.encode() + module.read_bytes())
-    for path in [model, *(p for name in _DATA for p in _files(Path(str(package.joinpath(name)))))]:
+    # the packaged data a search reads: the word and ranking tables, the models
+    data = [Path(str(resources.files("typofix.wordlist"))), Path(str(package.joinpath("models")))]
+    for path in [model, *(p for folder in data for p in _files(folder))]:
         stat = path.stat()
         digest.update(f"{path}\t{stat.st_size}\t{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:20]
