@@ -197,6 +197,14 @@ class Corrector:
         return self.is_accepted(word) and self.pipeline.recased(word) is None
 
     @takes_texts
+    def leave_alone_many(self, words: list[str]) -> list[bool]:
+        """`leaves_alone` of each of `words`, the word lists' lookups of all of them together (one search of
+        the mapped lists for a file's distinct words)."""
+        accepted = self.are_accepted(words)
+        recased = self.pipeline.recased_many([word for word, known in zip(words, accepted) if known])
+        return [known and word not in recased for word, known in zip(words, accepted)]
+
+    @takes_texts
     def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
                          ) -> list[list[Occurrence]]:
         """Per text, each rewrite the engine proposes before the misspelling detector has its say, with what

@@ -15,7 +15,7 @@ import hashlib
 import re
 import string
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
 from dataclasses import dataclass, field
 
@@ -101,6 +101,7 @@ class Checkable:
                     prose=scan.language.kind in PROSE_KINDS)
         starts = line_starts(letters)
         clitics = _clitic_stems(masked)
+        changing.prefetch([*written, *(run[:-1] for run in clitics)])
         changed = {run: words for run, count in written.items()
                    if len(run) >= 2 and (words := _run_words(run, count, clitics[run], changing))}
         if every_line:
@@ -134,10 +135,11 @@ class Checkable:
 
 
 class Changing:
-    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word)."""
+    """The words of runs of letters that the corrector would change (`changes`, asked once a distinct word;
+    `changes_many`, where given, asked of a file's new words together: `prefetch`)."""
 
-    def __init__(self, changes: Callable[[str], bool]):
-        self.changes, self._seen = changes, {}
+    def __init__(self, changes: Callable[[str], bool], changes_many: Callable[[list[str]], list[bool]] | None = None):
+        self.changes, self.changes_many, self._seen = changes, changes_many, {}
         self._names: dict[str, tuple[str, ...]] = {}  # name or literal -> `in_name`'s answer (files repeat them)
 
     def words(self, runs: list[str]) -> tuple[str, ...]:
@@ -152,6 +154,17 @@ class Changing:
                 self._names.clear()
             known = self._names[name] = self.words([p for p in identifier_pieces(name) if len(p) >= 2])
         return known
+
+    def prefetch(self, words: Iterable[str]) -> None:
+        """Ask `changes_many` about those of `words` not asked yet, all together (`of` then answers them)."""
+        if self.changes_many is None:
+            return
+        new = [word for word in words if len(word) >= 2 and word not in self._seen]
+        if not new:
+            return
+        if len(self._seen) + len(new) >= REMEMBERED:
+            self._seen.clear()
+        self._seen.update((word, (word,) if changes else ()) for word, changes in zip(new, self.changes_many(new)))
 
     def of(self, word: str) -> tuple[str, ...]:
         """(`word`,) if the corrector would change it, else ()."""

@@ -58,7 +58,8 @@ class FileChecker:
         self.corrector, self.identifiers, self.real_words = corrector, identifiers, real_words
         # the misspelling detector's threshold for prose files (code files: the corrector's settings')
         self.prose_threshold = prose_threshold
-        self.changing = Changing(lambda word: not corrector.leaves_alone(word))
+        self.changing = Changing(lambda word: not corrector.leaves_alone(word),
+                                 lambda words: [not alone for alone in corrector.leave_alone_many(words)])
 
     def checkable(self, scan: Scan, offset: int = 0, line: int = 0, ignores_file: bool = False) -> Checkable:
         """What of `scan` the model must see (the scanned text starting at `offset` and `line` of its file)."""
