@@ -5,7 +5,10 @@ minutes); tests/test_cli.py runs the real command."""
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -104,6 +107,14 @@ def run_cli(argv: list[str], stdin: bytes = b"", corrector: Corrector | None = N
         return code, paths["out"].read_bytes(), paths["err"].read_text()
 
 
+@functools.lru_cache(maxsize=1)
+def correct_options() -> frozenset[str]:
+    """The options `typofix correct --help` lists."""
+    shown = subprocess.run([sys.executable, "-m", "typofix", "correct", "--help"], capture_output=True, text=True,
+                           check=True).stdout
+    return frozenset(re.findall(r"(?<![\w-])--?[a-z][\w-]*", shown))
+
+
 def one_line_error(code: int, err: str, expected_code: int) -> None:
     assert code == expected_code, err
     assert err.count("\n") == 1 and err.startswith("typofix: error: "), err
@@ -132,8 +143,10 @@ def test_cli_text_with_a_huge_token(corrector):
 @given(words=st.lists(st.one_of(st.text(ANY_CHAR, max_size=12), st.sampled_from(["teh", "", "-", "--x", "Speling"])),
                       min_size=1, max_size=5))
 @example(words=["", "-:", "\ud800"])  # found by CI: the usage error echoed a lone surrogate stderr cannot encode
+@example(words=["", "--wo", ""])  # found by a run: argparse took --wo for an abbreviation of --words
 def test_cli_words_as_arguments(corrector, words):
     assume(words != ["-"] and "--" not in words)  # "-" alone reads stdin; argparse drops "--"
+    assume(not set(words) & correct_options())  # an option of its own (--words FILE) is one, not a word
     code, out, err = run_cli(["correct", *words], corrector=corrector)
     if code == 2:  # an argument that reads as an option ("-", "--x"): a usage error, said in one line
         one_line_error(code, err, 2)

@@ -17,7 +17,13 @@ SUBCOMMANDS = (correct.add, check.add, pronounce.add, plots.add_attention, plots
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (usage stays available through --help)."""
+    """argparse with a one-line error (usage stays available through --help), and options written in full:
+    with argparse's abbreviations, `typofix correct --wo x` meant `--words x`, so a word to correct that starts
+    with two dashes became an option, and a new option could change what an abbreviation meant."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)  # (the subcommands' parsers are made by this class too)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         raise UsageError(f"{message} (see {self.prog} --help)")
