@@ -8,7 +8,7 @@ import pytest
 from typofix.apps.check.checkable import Changing, Checkable
 from typofix.apps.check.languages import Language, language_of
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
-from typofix.apps.check.prose import mask_markdown, mask_rst
+from typofix.apps.check.prose import mask_code_spans, mask_markdown, mask_rst
 from typofix.apps.check.reader import scan_blocks, scan_text, scan_window, windows
 from typofix.apps.check.roff import mask_roff
 
@@ -76,6 +76,16 @@ def test_markdown_skips_code_spans_fences_links_and_tags():
     masked = mask_markdown(text)
     assert len(masked) == len(text)
     assert words(masked) == ["#", "Title", "Some", "txet", "with", ",", ",", "a", "[lnk]", "and", "tag", "."]
+
+
+def test_options_and_dot_files_written_bare_are_names():
+    """A command-line option and a file name with its leading dot are names wherever they stand (a comment, a
+    literal, prose): `-Wno` is no slip of won, `.editrc` no word. A hyphen inside a word, a dash between
+    words and a sentence's full stop are prose."""
+    text = "Pass -Wno-unused or --ftp-pasv, and see .editrc (or '.mpa'); a well-known word - the end.Next -1"
+    assert words(mask_code_spans(text)) == ["Pass", "or", ",", "and", "see", "(or", "'", "');", "a", "well-known",
+                                            "word", "-", "the", "end.Next", "-1"]
+    assert words(mask_literal("-Wno-missing-field-initializers ")) == []
 
 
 def test_rst_skips_literal_blocks_roles_fields_directives_and_doctests():

@@ -28,6 +28,10 @@ _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(?:[^\n]|\n(?![ \t]*\n))+?(?<!`)\1(?!`)
 # Code written bare: a call (`foo(bar)`, `dedent("x")`) and the abbreviation marks of command help (`h(elp)`,
 # `(f)irst`, `"a"(ppend)`, `[b]rowser`), whose letters are no words of their own.
 _CALL = re.compile(r"[\w.]*[\w\"']\([^()\s]*\)\w*|\(\w+\)\w+|\[\w{1,3}\]\w+|\b\w+\[\w+\](?!\()")
+# Names written bare: a command-line option (`--verbose`, `-Wno-unused`: a dash, then a letter) and a file name or
+# extension written with its leading dot (`.editrc`, `.ucm`), each starting a token (after a space, a quote, a
+# bracket), where their letters are parts of a name, no words.
+_OPTION_OR_DOTFILE = re.compile(r"(?<![^\s'\"(\[{<=,])(?:--?|\.)[A-Za-z][\w.+-]*")
 # The runs of non-space characters holding a bracket: where a call or mark can be (neither holds white space).
 # `_CALL` is only tried inside them: tried at every letter of a text, it reads each word to its end again.
 _BRACKETED = re.compile(r"(?<!\S)[^\s(\[]*[(\[]\S*")
@@ -63,7 +67,10 @@ def mask_code_spans(text: str) -> str:
 
 
 def mask_calls(text: str) -> str:
-    """`text` with its bare calls (`systime()`, `foo(bar)`) and command help's abbreviation marks blanked."""
+    """`text` with its bare calls (`systime()`, `foo(bar)`), command help's abbreviation marks, options
+    (`--verbose`) and dot files (`.editrc`) blanked."""
+    if "-" in text or "." in text:
+        text = _OPTION_OR_DOTFILE.sub(_blank_match, text)
     return _BRACKETED.sub(_blank_calls, text) if "(" in text or "[" in text else text
 
 
