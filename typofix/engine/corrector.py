@@ -183,6 +183,11 @@ class Corrector:
         process: a run split over processes searches each word once, in one of them."""
         return SearchMemory(self.settings, self.pipeline.weigh(words))
 
+    def remembered(self, words: Iterable[str]) -> set[str]:
+        """Those of the lowercase `words` searched already (here, or handed over by `remember`): `weigh` answers
+        them without a search."""
+        return self.pipeline.remembered(words)
+
     def remember(self, memory: SearchMemory) -> None:
         """Take `memory` (`search_memory` of a Corrector of the same model and settings) as this one's own
         search of its words: correcting text after uses it as if these words had been searched here."""

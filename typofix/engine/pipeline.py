@@ -412,6 +412,10 @@ class TextPipeline:
         self._search(wanted)
         return {w: self._candidates[w] for w in wanted}
 
+    def remembered(self, words: Iterable[str]) -> set[str]:
+        """Those of the lowercase `words` whose search it remembers (`weigh` answers them without a search)."""
+        return {word for word in words if word in self._candidates}
+
     def remember(self, searched: dict[str, tuple[list[Candidate], Candidate | None]]) -> None:
         """Take `searched` (another pipeline's `weigh` of the same model and settings) as this one's own search
         of those words: processes that share a run's words search each word once."""

@@ -180,6 +180,14 @@ class CheckPool:
             _checker.corrector.remember(search.result())
         self._prepared = True
 
+    def remembered(self, words: list[str]) -> set[str]:
+        """Those of the lowercase `words` whose search this process holds, or the store kept from an earlier run
+        (taken now)."""
+        corrector = _checker.corrector
+        if self._store is not None:
+            corrector.remember(SearchMemory(corrector.settings, self._store.get(words)))
+        return corrector.remembered(words)
+
     def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]] | None:
         """`Corrector.listed_near` of the lowercase `words`, asked here."""
         return _checker.corrector.listed_near(words, n)

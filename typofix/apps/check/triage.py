@@ -63,6 +63,8 @@ def pruned(items: Iterable[Checkable], judged: Judged, every_row: bool = False) 
 class Searcher(Protocol):
     """What `narrowed` asks of the engine (a `Corrector`, or `check --jobs`'s `CheckPool` for its processes)."""
 
+    def remembered(self, words: list[str]) -> set[str]: ...
+
     def listed_near(self, words: list[str], n: int | None = None) -> list[list[str]] | None: ...
 
     def weigh(self, words: set[str]) -> Mapping[str, Weighed]: ...
@@ -89,7 +91,11 @@ def narrowed(items: Iterable[Checkable], verdict: Verdict, judged: Judged, searc
         return any(verdict.may_report_near(form, where, listed) for form, where in written[word])
 
     asked = sorted(w for w in judged.yes if verdict.asks_listed(w))
-    searched = {w for w in judged.yes if not verdict.asks_listed(w) and worth(w, [])}
+    # A word searched already (this run, or kept from an earlier one) needs no listed words: its search says at
+    # once what `may_report_any` would, and whatever that allows, `may_report_near` allows too.
+    at_hand = searcher.remembered(asked)
+    asked = [w for w in asked if w not in at_hand]
+    searched = at_hand | {w for w in judged.yes if not verdict.asks_listed(w) and worth(w, [])}
     for at in range(0, len(asked), NEAR_BATCH):
         chunk = asked[at:at + NEAR_BATCH]
         near = searcher.listed_near(chunk, FIRST_NEAR)
