@@ -106,7 +106,8 @@ class Corrector:
         at `accepted_path` (None: the bundled ones), plus `user_words`, which are accepted and may be corrections
         too."""
         settings = settings if settings is not None else DecodingSettings.preset("fast" if fast else "default")
-        stepper, vocab = load_stepper(path, device, settings.bundled_model)
+        model = resolve_model(path, settings.bundled_model, onnx=device == "cpu")  # (its file names `identity`)
+        stepper, vocab = load_stepper(model, device, settings.bundled_model)
         lexicon = accepted = None
         if settings.use_lexicon:
             lexicon = Lexicon.from_tsv(lexicon_path)
@@ -116,7 +117,7 @@ class Corrector:
             accepted = AcceptedWords.load(accepted_path, extra=user_words)
             accepted.derive_with(lexicon.counts_of)
         corrector = cls(stepper, vocab, lexicon, settings, accepted)
-        corrector._model_path = resolve_model(path, settings.bundled_model, onnx=device == "cpu")
+        corrector._model_path = model
         return corrector
 
     @property

@@ -158,14 +158,11 @@ class CheckPool:
         earlier run searched is taken from the store of searches (`typofix.engine.searchstore`), and what is
         searched now is kept there."""
         distinct = sorted({w.lower() for w in words})
-        corrector = _checker.corrector
-        if self._store is not None:
-            stored = self._store.get(distinct)
-            corrector.remember(SearchMemory(corrector.settings, stored))
-            distinct = [w for w in distinct if w not in stored]
+        at_hand = self.remembered(distinct)
+        distinct = [w for w in distinct if w not in at_hand]
         self._search(distinct)
         if self._store is not None:
-            self._store.put(corrector.search_memory(distinct).searched)
+            self._store.put(_checker.corrector.search_memory(distinct).searched)
 
     def _search(self, distinct: list[str]) -> None:
         """Search the lowercase `distinct` words: here, or a share in each process."""
