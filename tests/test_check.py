@@ -287,6 +287,29 @@ def test_a_typo_is_reported_every_time_even_where_a_name_holds_it(tmp_path, conf
                                         f"{code}:2:12: mesage ==> message"]
 
 
+NOT_WORDS_PY = r'''"""Helpers for the locale tables.
+
+Written by Ada Lovelace <eprice at example.org>; the tables were updated to
+'sr@latn' by jdoe@example.org, who contributed valuably to this module.
+"""
+# Other normalizations (such as folding case) are not done here.
+# The table is a mish-mash of old and new names, and teh order is kept.
+EXAMPLE = "Eg. \" foo\\tbar\\n\\nbaz\" becomes M\xe4ssig when we recieve it"
+'''
+
+
+def test_addresses_escapes_plurals_and_hyphenated_words_are_no_typos(tmp_path, config):
+    """Letters that are no word as written: an address's (`sr@latn`, a locale's modifier), an escape shown in
+    a string (`\\tbar`: the text is \\tbar), a word of another alphabet written with an escape (`M\\xe4ssig`),
+    a part of a hyphenated word listed without its hyphen (`mish-mash`); and words the dictionary lacks that
+    are derived (`valuably`) or a plural whose only correction is a possessive (`normalizations`). The
+    typos beside them are reported. Each of those six was reported before."""
+    code = tmp_path / "notes.py"
+    code.write_text(NOT_WORDS_PY)
+    done = typofix("check", str(code), config=config)
+    assert done.stdout.splitlines() == [f"{code}:7:54: teh ==> the", f"{code}:8:66: recieve ==> receive"]
+
+
 def test_a_line_most_of_whose_words_would_change_is_not_english_but_the_pronoun_i_is(tmp_path, config):
     """The foreign-line rule: a line of rot13 holding a typo gives no finding (more than half its words would
     change), in a file of one line or among others; a lowercase line full of the pronoun i (written I: no

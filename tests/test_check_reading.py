@@ -147,6 +147,12 @@ def test_literals_lose_escapes_and_placeholders_and_one_word_literals_are_code()
         "The", "end", "and", "of", "fles"]
     assert words(mask_literal(r"SOFTWARE\Microsoft\Windows NT")) == ["SOFTWARE", "Microsoft", "Windows", "NT"]
     assert words(mask_literal("%default value, 100% sure")) == ["%default", "value,", "100%", "sure"]
+    # an escaped backslash before small letters shows an escape or a path; a letter written as an escape makes
+    # one foreign word of the letters joined to it, while other escapes (\n, a dash) take only themselves
+    assert words(mask_literal(r"Eg. foo\\tbar\\n in C:\\temp or C:\\Program Files")) == [
+        "Eg.", "foo", "in", "C:", "or", "C:", "Program", "Files"]
+    assert words(mask_literal(r"M\xe4ssig, caf\u00e9 au lait, x\u2014y and \N{EM DASH}then")) == [
+        ",", "au", "lait,", "x", "y", "and", "then"]
     assert [is_text(s) for s in ("utf-8", "rb", "surrogateescape", "%d files", "two words")] == [
         False, False, False, True, True]
     assert words(mask_comment("# teh count  # noqa: E501")) == ["#", "teh", "count", "#"]

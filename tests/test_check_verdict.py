@@ -10,7 +10,8 @@ import pytest
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, fixed_text, same_python, write_fixes
 from typofix.apps.check.reader import scan_text
-from typofix.apps.check.verdict import Verdict, is_affix, is_derived, is_name
+from typofix.apps.check.verdict import (Verdict, in_address, in_listed_compound, is_affix, is_derived, is_name,
+                                       is_possessive)
 from typofix.apps.check.vocabulary import Vocabulary, WordUse, cased_terms, is_swap, software_terms
 from typofix.engine.results import Suggestion, Weighed
 
@@ -210,6 +211,18 @@ def test_word_relations():
     assert not is_derived("anothr", "another") and is_derived("escaper", "escape")
     assert is_name("Lingl", "Gregor Lingl", 7) and not is_name("Recieve", "Recieve it", 0)
     assert is_affix(" -ness", 2, 6) and is_affix("ough->uf", 0, 4) and not is_affix("well-known", 5, 10)
+    assert is_derived("valuably", "valuable") and not is_derived("probaly", "probably")
+    assert not is_derived("responsable", "responsible")  # -able for -ible is a misspelling
+    # a possessive is no fix of a plural; a contraction is a fix of the letters typed without its apostrophe
+    assert is_possessive("normalizations", "normalization's") and is_possessive("agencys", "agency's")
+    assert not is_possessive("thats", "that's") and not is_possessive("dont", "don't")
+    assert not is_possessive("yall", "y'all")
+    line = "a mish-mash of e-mail, darn-tootin and kernel-sapce"
+    assert [in_listed_compound(line, line.index(w), line.index(w) + len(w))
+            for w in ("mish", "mash", "mail", "tootin", "sapce", "of")] == [True, True, True, False, False, False]
+    line = "sr@latn by Ann <ann at example.org>, look at python.org"
+    assert [in_address(line, line.index(w), line.index(w) + len(w))
+            for w in ("latn", "sr", "ann", "by", "look", "python")] == [True, True, True, False, False, False]
 
 
 def test_findings_are_written_for_people_and_programs():

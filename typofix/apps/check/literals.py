@@ -12,6 +12,7 @@ In a comment: tool directives (`# noqa: E501`, `# type: ignore[attr]`, `// eslin
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from typofix.apps.check.prose import blank, mask_code_spans
@@ -20,6 +21,12 @@ from typofix.apps.check.prose import blank, mask_code_spans
 # escape that eats the word's first letter; any other backslash takes the character after it (\n, \b, \w).
 _ESCAPE = re.compile(r"\\(?=[A-Z][a-z])|\\(?:N\{[^}\n]*\}|x[0-9a-fA-F]{2}|u\{?[0-9a-fA-F]{1,6}\}?|U[0-9a-fA-F]{8}|"
                      r"[0-7]{1,3}|[\s\S])")
+# Two escapes that hold letters of no English word: an escaped backslash before small letters shows an escape or
+# a path to the reader (the source `"a\\tb"` is the text a\tb; `"C:\\temp"`), and a letter written
+# as an escape (\xe4, \u00e9, \N{...}) makes one word of another alphabet with the letters joined to it (the
+# source `"M\xe4ssig"`, `"caf\xe9"`).
+_SHOWN_ESCAPE = re.compile(r"\\\\[a-z][A-Za-z]*")
+_LETTER_ESCAPE = re.compile(r"[A-Za-z]*(?:\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}))+[A-Za-z]*")
 # %-style (no space flag: "100% sure" is prose; a letter after the conversion makes it a word, as in
 # optparse's %default), $-style and {}-style placeholders; braces innermost first, so nested format specs
 # ({x:{width}}) go in two rounds.
@@ -43,6 +50,7 @@ def _blank_match(match: re.Match) -> str:
 def mask_literal(content: str) -> str:
     """A literal's content with escapes, placeholders and code spans blanked (same length)."""
     if "\\" in content:
+        content = _LETTER_ESCAPE.sub(_blank_foreign, _SHOWN_ESCAPE.sub(_blank_match, content))
         content = _ESCAPE.sub(_blank_match, content)
     for _ in range(3 if "%" in content or "$" in content or "{" in content else 0):  # nested braces: a level a round
         masked = _PLACEHOLDER.sub(_blank_match, content)
@@ -50,6 +58,16 @@ def mask_literal(content: str) -> str:
             break
         content = masked
     return mask_code_spans(content)
+
+
+def _blank_foreign(match: re.Match) -> str:
+    """A run of letters and escapes blanked where an escape is a letter (one word of another alphabet); else
+    as it is (the escapes are blanked with the others)."""
+    try:
+        value = codecs.decode(match.group(), "unicode_escape")
+    except UnicodeDecodeError:
+        return match.group()
+    return blank(match.group()) if any(c.isalpha() and not c.isascii() for c in value) else match.group()
 
 
 def is_text(content: str) -> bool:

@@ -10,7 +10,15 @@ A finding is dropped when
 * it is capitalised in mid-sentence (after a small letter or a comma) or beside another capitalised word
   (`Gregor Lingl`): a name, not a typo;
 * its correction is the same word with another ending or beginning (`normalizations` -> normalization,
-  `unclosed` -> enclosed, `invoker` -> invoked): a derived word the dictionary lacks, not a typo;
+  `unclosed` -> enclosed, `invoker` -> invoked, `valuably` -> valuable): a derived word the dictionary lacks,
+  not a typo; or the word with an apostrophe before its final s that makes no contraction (`normalizations` ->
+  normalization's): the word is a plural, or a misspelled one (`agencys`, whose fix is agencies), never a
+  slip an apostrophe fixes;
+* it is a part of a word written with hyphens that is a listed word without them (`mish-mash`, `e-mail`);
+* it is a part of an address: a run of letters, digits and dots with an at sign between two of them
+  (`jdoe@example.org`, a locale's modifier `sr@latn`), or a mail address spelled with " at " in angle brackets
+  (`<jdoe at example.org>`). Its letters still count as the project's words: an author's address at the top
+  of a file makes the author's login a name in the rest of it;
 * its correction is more than two edits away, or two edits away with a confidence below
   `min_confidence + FAR_MARGIN`: a typo is nearly always one slip from its word (a letter left out,
   doubled, swapped or mistaken), while the model reaches far for names and abbreviations (`stddev` ->
@@ -37,6 +45,7 @@ from rapidfuzz.process import extractOne
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
 from typofix.engine.results import Weighed
+from typofix.words.casing import is_contraction
 from typofix.words.distance import osa_distance
 
 SHORT = 3
@@ -52,7 +61,7 @@ DETECT_THRESHOLD = 0.0
 FAR_MARGIN = 1.5  # how much surer the model must be of a correction two edits away
 _BEFORE = re.compile(r"(?:[a-z,;]|\b[A-Z][a-z]+)[ \t]+$")  # mid-sentence, or after a capitalised word
 _AFTER = re.compile(r"[ \t]+[A-Z][a-z]")  # before a capitalised word
-SUFFIXES = ("", "s", "es", "d", "ed", "r", "er", "ers", "ing", "ings", "ly", "ness", "able", "ability",
+SUFFIXES = ("", "s", "es", "d", "ed", "r", "er", "ers", "ing", "ings", "ly", "ness", "able", "ability", "ably",
             "ize", "izes", "ized", "izing", "ization", "izations", "ise", "ised", "ising", "isation",
             "ment", "ments")  # typofix: ignore (endings, not words)
 PREFIXES = ("", "un", "re", "pre", "en", "in", "im", "de", "dis", "non", "sub", "super", "inter", "over", "under",
@@ -101,7 +110,9 @@ class Verdict:
             return False
         if not self.may_report(word, finding.correction, finding.confidence, finding.where):
             return False
-        return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))))
+        return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))
+                                                 or in_listed_compound(masked, at, at + len(word))
+                                                 or in_address(masked, at, at + len(word))))
 
     def may_report(self, word: str, correction: str, confidence: float | None, where: str) -> bool:
         """Whether a finding of `word` (as written) made `correction` with `confidence` in `where` ("text",
@@ -116,7 +127,7 @@ class Verdict:
             return False
         if len(word) <= SHORT and not is_swap(lower, fixed):
             return False
-        if is_derived(lower, fixed):
+        if is_derived(lower, fixed) or is_possessive(lower, fixed):
             return False
         if not self.known_only:
             edits = osa_distance(lower, fixed)
@@ -191,6 +202,43 @@ def _same_stem(a: str, b: str) -> bool:
                     and {suffix, other} not in ({"s", "es"}, {"d", "ed"}, {"r", "er"})):
                 return True
     return False
+
+
+def is_possessive(word: str, other: str) -> bool:
+    """Whether `other` is `word` with an apostrophe before its final s that makes no contraction (a
+    possessive: `normalizations` -> normalization's), as against a clitic typed without it (thats -> that's)."""
+    return other.endswith("'s") and other[:-2] + "s" == word and not is_contraction(other)
+
+
+# A word written with hyphens: letters joined by single hyphens
+_HYPHENATED = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+
+
+def in_listed_compound(masked: str, start: int, end: int) -> bool:
+    """Whether the word at masked[start:end] is a part of a word written with hyphens that is a listed word
+    written without them (`mish-mash`: mishmash; `e-mail`: email)."""
+    if masked[end:end + 1] != "-" and masked[start - 1:start] != "-":
+        return False
+    line_start, line_end = masked.rfind("\n", 0, start) + 1, masked.find("\n", end)
+    for compound in _HYPHENATED.finditer(masked, line_start, line_end if line_end >= 0 else len(masked)):
+        if compound.start() <= start and end <= compound.end():
+            return listed_word(compound.group().replace("-", "").lower())
+    return False
+
+
+_AT_ADDRESS = re.compile(r"[\w.+-]*\w@\w[\w.+-]*")
+_SPELLED_ADDRESS = re.compile(r"<[\w.+-]+ (?:at|AT) [\w-]+(?:\.[\w-]+)+>")
+
+
+def in_address(masked: str, start: int, end: int) -> bool:
+    """Whether the word at masked[start:end] is a part of an address (`jdoe@example.org`, `sr@latn`,
+    `<jdoe at example.org>`)."""
+    line_start, line_end = masked.rfind("\n", 0, start) + 1, masked.find("\n", end)
+    line = masked[line_start:line_end if line_end >= 0 else len(masked)]
+    at, to = start - line_start, end - line_start
+    return any(found.start() <= at and to <= found.end()
+               for pattern, mark in ((_AT_ADDRESS, "@"), (_SPELLED_ADDRESS, "<")) if mark in line
+               for found in pattern.finditer(line))
 
 
 def is_quoted(masked: str, start: int, end: int) -> bool:
