@@ -31,10 +31,13 @@ _CALL = re.compile(r"[\w.]*[\w\"']\([^()\s]*\)\w*|\(\w+\)\w+|\[\w{1,3}\]\w+|\b\w
 # Names written bare: a command-line option (`--verbose`, `-Wno-unused`: a dash, then a letter) and a file name or
 # extension written with its leading dot (`.editrc`, `.ucm`), each starting a token (after a space, a quote, a
 # bracket), where their letters are parts of a name, no words.
-_OPTION_OR_DOTFILE = re.compile(r"(?<![^\s'\"(\[{<=,])(?:--?|\.)[A-Za-z][\w.+-]*")
-# The runs of non-space characters holding a bracket: where a call or mark can be (neither holds white space).
-# `_CALL` is only tried inside them: tried at every letter of a text, it reads each word to its end again.
-_BRACKETED = re.compile(r"(?<!\S)[^\s(\[]*[(\[]\S*")
+# (The mark first, then what may stand before it, looked behind: an expression that starts with a set of
+# characters is searched for in C, one that starts looking behind is tried at every character: 2.5x faster.)
+_OPTION_OR_DOTFILE = re.compile(r"(?:-(?<![^\s'\"(\[{<=,]-)-?|\.(?<![^\s'\"(\[{<=,]\.))[A-Za-z][\w.+-]*")
+# A call or mark holds no white space: `_CALL` is only tried in the runs of non-space characters holding a
+# bracket (`_bracketed_runs`); tried at every letter of a text, it reads each word to its end again.
+_BRACKET = re.compile(r"[(\[]")
+_RUN_END = re.compile(r"\S*")
 # reST roles around a span (:func:`x`, `x`:func:), the marks a Markdown link or image points with, HTML tags
 # and autolinks, and reference definitions ([label]: url): names and addresses, not prose.
 _ROLE = re.compile(r":[A-Za-z][\w+.-]*(?::[\w+.-]+)*:(?=`)|(?<=`):[A-Za-z][\w+.-]*:")
@@ -71,11 +74,24 @@ def mask_calls(text: str) -> str:
     (`--verbose`) and dot files (`.editrc`) blanked."""
     if "-" in text or "." in text:
         text = _OPTION_OR_DOTFILE.sub(_blank_match, text)
-    return _BRACKETED.sub(_blank_calls, text) if "(" in text or "[" in text else text
+    return _blank_calls(text) if "(" in text or "[" in text else text
 
 
-def _blank_calls(match: re.Match) -> str:
-    return _CALL.sub(_blank_match, match.group())
+def _blank_calls(text: str) -> str:
+    """`text` with the calls and marks in its runs of non-space characters that hold a bracket blanked. Each
+    run is found from its first bracket, searched for in C, and read back to its start here: an expression
+    for the whole run starts with a look behind, tried at every character (twice the time on the stdlib)."""
+    pieces, done = [], 0
+    while (bracket := _BRACKET.search(text, done)) is not None:
+        start = bracket.start()
+        while start > done and not text[start - 1].isspace():
+            start -= 1
+        end = _RUN_END.match(text, bracket.start()).end()
+        pieces.append(text[done:start])
+        pieces.append(_CALL.sub(_blank_match, text[start:end]))
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def mask_markdown(text: str) -> str:
