@@ -23,8 +23,6 @@ from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
-from rapidfuzz.distance import OSA
-from rapidfuzz.process import extractOne
 
 from typofix.engine.candidates import Neighbours
 from typofix.engine.detector import Detector, DocumentVocabulary, Occurrence, english_at, evidence_matrix
@@ -33,7 +31,7 @@ from typofix.engine.ranking import Candidate
 from typofix.engine.results import Correction, Suggestion
 from typofix.engine.settings import DecodingSettings
 from typofix.words.context import BigramModel
-from typofix.words.distance import osa_distance
+from typofix.words.distance import one_edit_from, osa_distance
 from typofix.words.casing import APOSTROPHE, CASE, CasedForms, Repair, capital_pronouns
 from typofix.words.lexicon import AcceptedWords, Lexicon
 from typofix.words.shape import code_share, in_code_token, leading_mark, surroundings
@@ -202,11 +200,7 @@ class TextPipeline:
 
     def own_word_near(self, written: str) -> str | None:
         """The user's own word one edit from `written` (the closest, the first listed among equals), if any."""
-        if self.accepted is None or not self.accepted.user:
-            return None
-        found = extractOne(written.lower(), self.accepted.user, scorer=OSA.distance, processor=str.lower,
-                           score_cutoff=1)
-        return found[0] if found is not None else None
+        return one_edit_from(written, self.accepted.user) if self.accepted is not None else None
 
     def recased(self, written: str) -> str | None:
         """The dictionary's form of an accepted word typed in lower case that the dictionary writes with

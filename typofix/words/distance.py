@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
 
 
 def osa_distance(a: str, b: str) -> int:
@@ -11,6 +14,15 @@ def osa_distance(a: str, b: str) -> int:
     (C++, a fraction of a microsecond; the correction path asks for it thousands of times a second, and the
     pure-Python table took ~90 microseconds a pair); a test checks it against the textbook recurrence."""
     return OSA.distance(a, b)
+
+
+def one_edit_from(word: str, words: Collection[str]) -> str | None:
+    """The one of `words` at most one edit from `word` (optimal string alignment, case ignored): the closest,
+    the first in `words`' order among equals; None where none is."""
+    if not words:
+        return None
+    found = extractOne(word.lower(), words, scorer=OSA.distance, processor=str.lower, score_cutoff=1)
+    return found[0] if found is not None else None
 
 
 def is_swap(word: str, other: str) -> bool:

@@ -39,14 +39,12 @@ from __future__ import annotations
 import math
 import re
 
-from rapidfuzz.distance import OSA
-from rapidfuzz.process import extractOne
 
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
 from typofix.engine.results import Weighed
 from typofix.words.casing import is_contraction
-from typofix.words.distance import osa_distance
+from typofix.words.distance import one_edit_from, osa_distance
 
 SHORT = 3
 # The misspelling detector's threshold for `check` and `typofix lsp` unless one is given: 0, the detector off,
@@ -172,8 +170,7 @@ class Verdict:
     def near_user_word(self, word: str) -> bool:
         """Whether one of the user's words is one edit from `word` (the pipeline makes a word that near the
         user's word, whatever the search says)."""
-        return bool(self.user_words) and extractOne(word.lower(), self.user_words, scorer=OSA.distance,
-                                                    score_cutoff=1) is not None
+        return one_edit_from(word, self.user_words) is not None
 
 
 def is_derived(word: str, other: str) -> bool:
