@@ -107,24 +107,39 @@ def test_onnx_model_errors(tmp_path, tiny_ckpt):
                            "--model", str(good)), 1)
 
 
-TORCH_LOADED = ("import sys; from typofix.apps.cli import main; code = main(sys.argv[1:]); "
-                "print('torch' in sys.modules, file=sys.stderr); sys.exit(code)")
+MODULE_LOADED = ("import sys; from typofix.apps.cli import main; code = main(sys.argv[2:]); "
+                 "print(sys.argv[1] in sys.modules, file=sys.stderr); sys.exit(code)")
 
 
-def imports_torch(*args: str) -> bool:
-    """Whether `typofix ARGS` (in-process in a fresh interpreter) ends with torch imported; it must succeed."""
-    done = subprocess.run([sys.executable, "-c", TORCH_LOADED, *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "OMP_NUM_THREADS": "1"})
-    assert done.returncode == 0, done.stderr
+def imports(module: str, *args: str, env: dict | None = None) -> bool:
+    """Whether `typofix ARGS` (in-process in a fresh interpreter) ends with `module` imported; it must exit 0,
+    or 1 (`check` found something)."""
+    done = subprocess.run([sys.executable, "-c", MODULE_LOADED, module, *args], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "OMP_NUM_THREADS": "1", **(env or {})})
+    assert done.returncode in (0, 1), done.stderr
     return done.stderr.strip().splitlines()[-1] == "True"
 
 
 @needs_bundled_onnx
 def test_correct_and_evaluate_never_import_torch_with_the_onnx_model():
-    assert not imports_torch("correct", "teh")
-    assert not imports_torch("correct", "--explain", "--top-k", "1", "recieve")
-    assert not imports_torch("evaluate", "data/eval/norvig-testset1.tsv", "--limit", "5")
-    assert imports_torch("correct", "--model", str(BUNDLED), "teh")  # a torch model needs torch: the check sees it
+    assert not imports("torch", "correct", "teh")
+    assert not imports("torch", "correct", "--explain", "--top-k", "1", "recieve")
+    assert not imports("torch", "evaluate", "data/eval/norvig-testset1.tsv", "--limit", "5")
+    assert imports("torch", "correct", "--model", str(BUNDLED), "teh")  # a torch model needs torch: the check sees it
+
+
+@needs_bundled_onnx
+def test_a_run_that_searches_no_word_never_starts_the_models_runtime(tmp_path):
+    """The bundled model's runtime (onnxruntime) starts on the first search: correcting a text of known words
+    never imports it, nor does checking files whose words' searches an earlier run kept; a typo to search does."""
+    assert not imports("onnxruntime", "correct", "Hello world, it's all fine here.")
+    assert imports("onnxruntime", "correct", "recieve")
+    notes = tmp_path / "notes.py"
+    notes.write_text("# We recieve the data here, and sned it on.\n")
+    cache = {"TYPOFIX_CACHE_DIR": str(tmp_path / "cache"), "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    assert imports("onnxruntime", "check", str(notes), env=cache)
+    assert not imports("onnxruntime", "check", str(notes), env=cache)  # (the searches kept by the first run)
+    assert imports("onnxruntime", "check", "--no-cache", str(notes), env=cache)
 
 
 def test_usage_errors(tmp_path):

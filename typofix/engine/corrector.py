@@ -107,7 +107,9 @@ class Corrector:
         too."""
         settings = settings if settings is not None else DecodingSettings.preset("fast" if fast else "default")
         model = resolve_model(path, settings.bundled_model, onnx=device == "cpu")  # (its file names `identity`)
-        stepper, vocab = load_stepper(model, device, settings.bundled_model)
+        # The bundled model, checked when it was built, is started on its first search, where a run needs one; a
+        # file the user names is read now, so a damaged one is told before any work.
+        stepper, vocab = load_stepper(model, device, settings.bundled_model, when_needed=path is None)
         lexicon = accepted = None
         if settings.use_lexicon:
             lexicon = Lexicon.from_tsv(lexicon_path)

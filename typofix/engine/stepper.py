@@ -47,18 +47,19 @@ def length_batches(words: list[str], vocab: Vocab, size: int):
         yield chunk, src, np.array([len(w) for w in chunk], dtype=np.int64)
 
 
-def load_stepper(path: str | Path | None = None, device: str = "cpu",
-                 bundled: str = "default") -> tuple[Stepper, Vocab]:
+def load_stepper(path: str | Path | None = None, device: str = "cpu", bundled: str = "default",
+                 when_needed: bool = False) -> tuple[Stepper, Vocab]:
     """The stepper and vocabulary of the model at `path` (None: the bundled model named `bundled`, as
     `typofix.files.modelfile.resolve_model` picks it): a .onnxz file runs on onnxruntime, anything else (a
-    slim export, a training checkpoint) on torch."""
+    slim export, a training checkpoint) on torch. `when_needed`: an ONNX model's runtime is started on its
+    first call (`OnnxStepper`)."""
     path = resolve_model(path, bundled, onnx=device == "cpu")
     if path.suffix == ".onnxz":
         if device != "cpu":
             raise ModelError(f"{path}: an ONNX model runs on the CPU only; give a .pt model for device {device!r}")
         from typofix.engine.onnx_stepper import OnnxStepper
 
-        return OnnxStepper.load(path)
+        return OnnxStepper.load(path, when_needed)
     try:
         from typofix.nn.torch_stepper import TorchStepper
     except ImportError as err:
