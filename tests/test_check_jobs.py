@@ -5,8 +5,10 @@ its search handed to the others), and the output is that of one process, byte fo
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -51,3 +53,50 @@ def test_jobs_report_what_one_process_reports_byte_for_byte(tree, tmp_path):
     for jobs in ("2", "3"):
         many = _check("--jobs", jobs, ".", cwd=tree, config=config)
         assert (many.returncode, many.stdout) == (1, one.stdout), many.stderr
+
+
+def _alive_in_group(group: int) -> list[int]:
+    """The processes of process group `group` that have not ended (zombies aside), from /proc."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):  # (not a process, or it ended meanwhile)
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            alive.append(int(entry.name))
+    return alive
+
+
+def _stopped_run(tmp_path: Path, signum: int, group: bool) -> tuple[subprocess.Popen, str]:
+    """`check --jobs 2` of standard input, left open so that the run waits in it with its worker up, sent
+    `signum` (to its process group, as a terminal sends Ctrl-C, or to it alone); its exit and stderr."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    run = subprocess.Popen([sys.executable, "-m", "typofix", "check", "--jobs", "2", "-"], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(_alive_in_group(run.pid)) < 2 and time.monotonic() < deadline:  # (this process and its worker)
+        time.sleep(0.1)
+    time.sleep(2)  # the worker loading its corrector, this process waiting for standard input
+    (os.killpg if group else os.kill)(run.pid, signum)
+    try:
+        _, err = run.communicate(timeout=60)  # (ends only when no process holds its stdout and stderr)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        pytest.fail("a process of the run still held its output a minute after the signal")
+    return run, err.decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("signum, group, status", [(signal.SIGINT, True, 130), (signal.SIGTERM, True, 143),
+                                                   (signal.SIGTERM, False, 143), (signal.SIGKILL, False, None)])
+def test_a_stopped_run_ends_without_a_traceback_and_leaves_no_worker(tmp_path, signum, group, status):
+    """Ctrl-C (sent to the whole process group, the worker too) and SIGTERM end `check --jobs 2` as they end
+    one process: exit 128 + the signal, nothing on stderr (the worker ignores Ctrl-C: its KeyboardInterrupt
+    traceback was printed before), no process of the run left. Killed outright, the run takes its worker with
+    it: none goes on working with the run's output open (whoever reads it waited for ever)."""
+    run, err = _stopped_run(tmp_path, signum, group)
+    if status is not None:
+        assert run.returncode == status and err == "", err
+    time.sleep(0.5)
+    assert _alive_in_group(run.pid) == []

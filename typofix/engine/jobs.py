@@ -113,6 +113,24 @@ def _sendable(err: Exception) -> Exception:
         return RuntimeError(f"{type(err).__name__}: {err}")
 
 
+@contextmanager
+def children_ignore_interrupts() -> Iterator[None]:
+    """Inside, processes spawned ignore Ctrl-C, which a spawned process inherits (its signal mask it does not):
+    no Ctrl-C reaches a worker even before it sets SIGINT aside itself, and none prints a KeyboardInterrupt of
+    its own; the parent alone answers it, for the whole pool. SIGINT is blocked here meanwhile, so one that
+    comes is delayed, not lost. Outside the main thread (or without POSIX signal masks), nothing changes."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 # --- in the parent ----------------------------------------------------------------------------------------------
 
 class WorkerPool:
@@ -152,15 +170,9 @@ class WorkerPool:
         self._close(kill=exc_type is not None)
 
     def _start(self) -> None:
-        """Spawn every worker with Ctrl-C ignored, which a spawned process inherits (its signal mask it does not):
-        no Ctrl-C reaches a worker even before it sets SIGINT aside itself, and none prints a KeyboardInterrupt
-        of its own. Here SIGINT is blocked meanwhile, so one that comes is delayed, not lost."""
+        """Spawn every worker with Ctrl-C ignored (`children_ignore_interrupts`)."""
         context = multiprocessing.get_context("spawn")
-        main = threading.current_thread() is threading.main_thread() and hasattr(signal, "pthread_sigmask")
-        if main:
-            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
+        with children_ignore_interrupts():
             for _ in range(self.jobs):
                 mine, theirs = context.Pipe()
                 worker = context.Process(target=_serve, args=(theirs, os.getpid(), self._initializer, self._initargs),
@@ -168,10 +180,6 @@ class WorkerPool:
                 worker.start()
                 theirs.close()  # the worker's end is the worker's: its death is then an EOF here
                 self._workers.append((worker, mine))
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, handler)
-                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def _close(self, kill: bool) -> None:
         try:

@@ -1,7 +1,8 @@
 """`check --jobs N`: the files read, and their words weighed and checked, in N processes, this one and N - 1
 workers, each with its own Corrector, results handed back in file order, so the output is that of one process.
 Without --jobs (or with 1) the same calls run here, in order. Workers are spawned, not forked (as
-`typofix.engine.jobs` explains).
+`typofix.engine.jobs` explains), with Ctrl-C ignored: this process answers it for the pool, and a run that
+stops (Ctrl-C, SIGTERM) or fails kills its workers mid-task.
 
 This process is one of the N: it hands a task to a worker while the workers have fewer than two each under way,
 and otherwise does the task itself rather than wait (its result held until its turn). So it reads files while
@@ -29,6 +30,7 @@ from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
 from typofix.engine.corrector import SearchMemory
+from typofix.engine.jobs import children_ignore_interrupts, die_with_parent
 from typofix.engine.searchstore import SearchStore
 
 _checker: FileChecker | None = None  # one per process: each worker's, and this process's
@@ -51,7 +53,11 @@ Found = list[tuple[Finding, Row | None]]
 def _start(recipe, identifiers: bool, real_words: bool, prose_threshold: float) -> None:
     global _checker
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
-    if multiprocessing.parent_process() is not None:
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        # A worker dies with this process, whatever ends it (SIGKILL too): left behind, it would go on working
+        # and hold the run's stdout and stderr open, and whoever reads them would wait for ever.
+        die_with_parent(parent.pid)
         # A worker's end: its results are sent (concurrent.futures' worker flushes its queues before the
         # interpreter finalizes), and taking apart its heap object by object (the search of a run's words, the
         # word lists) took a few tenths of a second that the run waited for at its end.
@@ -116,7 +122,9 @@ class CheckPool:
             self._executor = ProcessPoolExecutor(jobs - 1, multiprocessing.get_context("spawn"),
                                                  initializer=_start,
                                                  initargs=(recipe, identifiers, real_words, prose_threshold))
-            self._executor.submit(int)  # spawned now, they start up while this process loads and reads
+            with children_ignore_interrupts():  # (the pool spawns a worker for each task while none is idle)
+                for _ in range(jobs - 1):
+                    self._executor.submit(int)  # spawned now, they start up while this process loads and reads
         _start(recipe, identifiers, real_words, prose_threshold)
         identity = _checker.corrector.identity if stored_searches else None
         self._store = SearchStore.open(identity) if identity is not None else None  # (this process's alone)
@@ -124,8 +132,10 @@ class CheckPool:
     def __enter__(self) -> "CheckPool":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, exc, tb) -> None:
         if self._executor is not None:
+            if exc_type is not None:  # stopped (Ctrl-C, SIGTERM) or failed: the workers' tasks are not wanted
+                _kill_workers(self._executor)
             self._executor.shutdown(wait=True, cancel_futures=True)
         if self._store is not None:
             self._store.close()
@@ -237,6 +247,16 @@ class CheckPool:
     @staticmethod
     def _result(argument, future: Future, keyed: bool):
         return (argument, future.result()) if keyed else future.result()
+
+
+def _kill_workers(executor: ProcessPoolExecutor) -> None:
+    """End the executor's worker processes now, mid-task (Python 3.14's `kill_workers`; its process table before)."""
+    if hasattr(executor, "kill_workers"):
+        executor.kill_workers()
+        return
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.kill()
 
 
 def work(item: Checkable) -> int:

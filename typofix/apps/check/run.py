@@ -37,7 +37,7 @@ from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
 from typofix.apps.check.walk import STDIN, Selection, files_to_check
 from typofix.apps.check.writable import fixable
-from typofix.files.exits import fail
+from typofix.files.exits import fail, whole_writes
 
 
 # A run's distinct words are weighed at once up to this many (more: each file's as it comes, since the engine
@@ -135,8 +135,9 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
         for item, found in _in_turn(pool, live, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
                         for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
-            for finding in reported:
-                print(finding_line(finding, run.as_json), flush=True)
+            if reported:
+                with whole_writes():  # (a stop waits for the lines: a full pipe would have it cut one short)
+                    print("\n".join(finding_line(f, run.as_json) for f in reported), flush=True)
             outcome.findings += len(reported)
             if run.write:
                 if fixing and fixing[0][0].path != item.path:
