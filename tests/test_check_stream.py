@@ -17,13 +17,13 @@ PARAGRAPHS = ["We recieved the letter on time.", "The comittee met at noon.", "N
               "She was definately right.", "A plain sentence again.", "The wheather was fine."]
 
 
-def streamed_check(path: Path, tmp_path: Path, stream: int) -> subprocess.CompletedProcess:
-    """`typofix check path`, files over `stream` bytes checked as streams of small windows."""
+def streamed_check(path: Path, tmp_path: Path, stream: int, *options: str) -> subprocess.CompletedProcess:
+    """`typofix check [options] path`, files over `stream` bytes checked as streams of small windows."""
     code = ("import sys, typofix.apps.check.reader as r; r.STREAM, r.FIRST_WINDOW, r.LAST_WINDOW = "
             f"{stream}, 200, 800\nfrom typofix.apps.cli import main\nraise SystemExit(main(sys.argv[1:]))")
     env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(tmp_path / "config")}
-    return subprocess.run([sys.executable, "-c", code, "check", "--no-config", str(path)], capture_output=True,
-                          text=True, env=env, timeout=300, cwd=tmp_path)
+    return subprocess.run([sys.executable, "-c", code, "check", "--no-config", *options, str(path)],
+                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
 
 
 def test_windows_cover_the_file_and_grow(tmp_path):
@@ -37,6 +37,37 @@ def test_windows_cover_the_file_and_grow(tmp_path):
         assert window.offset == text.index(window.text, window.offset)
         assert window.line == text.count("\n", 0, window.offset)
     assert "".join(scan_text(str(path), w.text).masked for w in found) == scan_text(str(path), text).masked
+
+
+def test_a_line_longer_than_a_window_is_cut_between_words_and_placed_in_its_line(tmp_path):
+    """A text of one long line (no line or paragraph break to cut its windows at) is cut after white space,
+    never inside a word, and each window knows the column it starts at."""
+    text = " ".join(f"word{i} " + PARAGRAPHS[i % len(PARAGRAPHS)] for i in range(60))
+    path = tmp_path / "line.txt"
+    path.write_text(text)
+    found = list(windows(str(path), first=100, most=400))
+    assert "".join(w.text for w in found) == text and len(found) > 3
+    for window in found[1:]:
+        assert window.text[0] not in " " and text[window.offset - 1] == " "  # (a word starts each)
+        assert (window.line, window.column) == (0, window.offset)
+
+
+def test_a_streamed_line_longer_than_a_window_reports_and_fixes_as_the_whole_file(tmp_path):
+    """Checked and fixed (-w) as a stream of small windows, a file of one long line reports its typos at the
+    same columns as checked whole, and writes the same fixes. Cut inside a word, a correct word had been two
+    halves to correct (`second` as `econd`, column 1) and -w had written `ssecond` over it."""
+    # (each typo twice at most: used more often, a word becomes the file's own, and a stream learns the file's
+    # words as it goes)
+    text = " ".join(PARAGRAPHS[i % len(PARAGRAPHS)] + " The second part is fine." * 8 for i in range(12)) + "\n"
+    whole, streamed = tmp_path / "whole.txt", tmp_path / "streamed.txt"
+    whole.write_text(text)
+    streamed.write_text(text)
+    by_whole = streamed_check(whole, tmp_path, 10 ** 9, "-w")
+    by_windows = streamed_check(streamed, tmp_path, 100, "-w")
+    assert by_whole.returncode == by_windows.returncode == 1, by_whole.stderr + by_windows.stderr
+    assert by_windows.stdout.replace("streamed.txt", "whole.txt") == by_whole.stdout
+    assert len(by_whole.stdout.splitlines()) == 8
+    assert streamed.read_text() == whole.read_text() != text
 
 
 @pytest.mark.slow

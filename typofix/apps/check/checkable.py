@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import accumulate
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from typofix.apps.check.regions import Scan
 from typofix.apps.check.vocabulary import WordUse
@@ -62,6 +63,15 @@ class Part:
     words: tuple[str, ...] = ()
 
 
+class Start(NamedTuple):
+    """Where a scanned text starts in its file's text, 0-based: a whole file's at the start; a block's or a
+    window's of a big file further on, and inside a line where that line is longer than a block."""
+
+    offset: int = 0
+    line: int = 0
+    column: int = 0
+
+
 @dataclass
 class Checkable:
     """The parts of one file the model must see (`rows`, `literals`, `identifiers`), the file's `WordUse`, and
@@ -75,16 +85,18 @@ class Checkable:
     python: bool = False
     digest: str = ""
     offset: int = 0  # where the scanned text starts in the file's (a big file is read in blocks)
+    column: int = 0  # where it starts in its first line (a block of a line longer than a block starts inside it)
     length: int = 0  # how long it is
     ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
     prose: bool = False  # plain text, Markdown, reST or roff (`PROSE_KINDS`), not code
 
     @classmethod
     def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,
-           offset: int = 0, line: int = 0, ignores_file: bool = False) -> "Checkable":
+           place: Start = Start(), ignores_file: bool = False) -> "Checkable":
         """What of `scan` the model must see: the lines, literals and (with `identifiers`) names holding a word
         the corrector would change (`changing`); with `every_line`, every line with words (real-word errors are
-        accepted words). `offset` and `line`: where the scanned text starts in its file (0-based)."""
+        accepted words). `place`: where the scanned text starts in its file."""
+        offset, line = place.offset, place.line
         masked = scan.masked
         letters = letter_runs(masked)
         spaced = letters.replace(LINE, f" {LINE} ")
@@ -97,8 +109,8 @@ class Checkable:
             lowered[lower] = lowered.get(lower, 0) + count
         lowered = Counter(lowered)
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
-                    digest=text_digest(scan.text), offset=offset, length=len(scan.text), ignores_file=ignores_file,
-                    prose=scan.language.kind in PROSE_KINDS)
+                    digest=text_digest(scan.text), offset=offset, column=place.column, length=len(scan.text),
+                    ignores_file=ignores_file, prose=scan.language.kind in PROSE_KINDS)
         starts = line_starts(letters)
         clitics = _clitic_stems(masked)
         changing.prefetch([*written, *(run[:-1] for run in clitics)])
@@ -124,9 +136,9 @@ class Checkable:
             spans = _spans(scan.strings, start, end) if scan.strings else ()
             found.rows.append(Row(first + number + 1, offset + start, text, None if checked == text else checked,
                                   spans, tuple(dict.fromkeys(words[number]))))
-        found.literals = _parts(scan.literals, starts, changing, offset, line)
+        found.literals = _parts(scan.literals, starts, changing, place)
         if identifiers:
-            found.identifiers = _parts(scan.identifiers, starts, changing, offset, line)
+            found.identifiers = _parts(scan.identifiers, starts, changing, place)
         return found
 
     def words(self) -> set[str]:
@@ -231,16 +243,17 @@ def _spans(strings: list[tuple[int, int]], start: int, end: int) -> tuple[tuple[
     return tuple(found)
 
 
-def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing, offset: int = 0,
-           line: int = 0) -> list[Part]:
-    """The names or literals with a word the corrector would change, with their line and column (the scanned
-    text starting at `offset` and `line` of its file)."""
+def _parts(names: list[tuple[int, str]], starts: list[int], changing: Changing, place: Start = Start()
+           ) -> list[Part]:
+    """The names or literals with a word the corrector would change, with their line and column in the file
+    (the scanned text starting at `place`)."""
     kept = []
     for at, text in names:
         words = changing.in_name(text)
         if words:
             number = bisect.bisect_right(starts, at) - 1
-            kept.append(Part(offset + at, line + number + 1, at - starts[number] + 1, text, words))
+            column = at - starts[number] + 1 + (place.column if number == 0 else 0)
+            kept.append(Part(place.offset + at, place.line + number + 1, column, text, words))
     return kept
 
 

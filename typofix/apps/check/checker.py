@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from typofix.apps.check.checkable import Changing, Checkable, Part, Row
+from typofix.apps.check.checkable import Changing, Checkable, Part, Row, Start
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.regions import Scan
 from typofix.engine.detector import in_foreign_sentence
@@ -61,9 +61,9 @@ class FileChecker:
         self.changing = Changing(lambda word: not corrector.leaves_alone(word),
                                  lambda words: [not alone for alone in corrector.leave_alone_many(words)])
 
-    def checkable(self, scan: Scan, offset: int = 0, line: int = 0, ignores_file: bool = False) -> Checkable:
-        """What of `scan` the model must see (the scanned text starting at `offset` and `line` of its file)."""
-        return Checkable.of(scan, self.changing, self.identifiers, self.real_words, offset, line, ignores_file)
+    def checkable(self, scan: Scan, place: Start = Start(), ignores_file: bool = False) -> Checkable:
+        """What of `scan` the model must see (the scanned text starting at `place` of its file)."""
+        return Checkable.of(scan, self.changing, self.identifiers, self.real_words, place, ignores_file)
 
     def prepare(self, items: Iterable[Checkable]) -> None:
         """Weigh the words of all `items` now, in large batches, so that their findings come from one search."""
@@ -93,7 +93,8 @@ class FileChecker:
                 continue
             # a sentence of another language beside English ones, told by the engine's language identifier
             changes = [c for c in changes if not in_foreign_sentence(row.masked, c.start)]
-            found.extend((row.start + c.start, row.number, c.start + 1, c.before, c.after, "text", row)
+            column = 1 + (item.column if row.start == item.offset else 0)  # (a block may start inside its first line)
+            found.extend((row.start + c.start, row.number, column + c.start, c.before, c.after, "text", row)
                          for c in changes)
         found.extend(self._part_changes(item.literals, "literal"))
         if self.identifiers:
@@ -116,7 +117,8 @@ class FileChecker:
                                     margin, where), row))
         if self.real_words:
             for row, errors in zip(rows, self.corrector.real_word_errors(texts)):
-                results.extend((Finding(item.path, row.number, e.start + 1, row.start + e.start, e.before,
+                column = 1 + (item.column if row.start == item.offset else 0)
+                results.extend((Finding(item.path, row.number, column + e.start, row.start + e.start, e.before,
                                         (e.after,), None, "real-word"), row) for e in errors)
         return sorted(results, key=lambda pair: (pair[0].start, pair[0].where))
 

@@ -26,7 +26,8 @@ _ESCAPE = re.compile(r"\\(?=[A-Z][a-z])|\\(?:N\{[^}\n]*\}|x[0-9a-fA-F]{2}|u\{?[0
 # as an escape (\xe4, \u00e9, \N{...}) makes one word of another alphabet with the letters joined to it (the
 # source `"M\xe4ssig"`, `"caf\xe9"`).
 _SHOWN_ESCAPE = re.compile(r"\\\\[a-z][A-Za-z]*")
-_LETTER_ESCAPE = re.compile(r"[A-Za-z]*(?:\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}))+[A-Za-z]*")
+_LETTER_ESCAPE = re.compile(r"[A-Za-z]*(?:\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{[^}\n]*\}))+"
+                            r"[A-Za-z]*")
 # %-style (no space flag: "100% sure" is prose; a letter after the conversion makes it a word, as in
 # optparse's %default), $-style and {}-style placeholders; braces innermost first, so nested format specs
 # ({x:{width}}) go in two rounds.

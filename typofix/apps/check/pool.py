@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from typofix.apps.check.checkable import Checkable, Row
+from typofix.apps.check.checkable import Checkable, Row, Start
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
@@ -74,7 +74,7 @@ def _read(source: Source) -> Iterator[Checkable]:
         yield source  # (read later, window by window)
         return
     for block in scan_blocks(source):
-        yield _checker.checkable(block.scan, block.offset, block.line, block.ignores_file)
+        yield _checker.checkable(block.scan, Start(block.offset, block.line, block.column), block.ignores_file)
 
 
 def _read_all(source: Source) -> list[Checkable] | OSError:
@@ -86,7 +86,7 @@ def _read_all(source: Source) -> list[Checkable] | OSError:
 
 
 def _read_window(window: Window) -> Checkable:
-    return _checker.checkable(scan_window(window), window.offset, window.line)
+    return _checker.checkable(scan_window(window), Start(window.offset, window.line, window.column))
 
 
 def _search(words: list[str]):

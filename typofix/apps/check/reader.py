@@ -69,13 +69,15 @@ _BREAKS = {"text": re.compile(r"\n[ \t\r]*\n"),
 
 
 class Block(NamedTuple):
-    """A part of a file, scanned: where it starts in the file's text (offset and line, 0-based) and whether it
-    holds the mark that leaves the whole file unchecked."""
+    """A part of a file, scanned: where it starts in the file's text (offset, line and column, 0-based: a part
+    of a line longer than a block starts inside it) and whether it holds the mark that leaves the whole file
+    unchecked."""
 
     scan: Scan
     offset: int
     line: int
     ignores_file: bool = False
+    column: int = 0
 
 
 def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
@@ -88,8 +90,8 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
         if not more or language.kind not in BLOCKED_KINDS:
             yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
             return
-        for piece, offset, line in _pieces(f, text + more, block, block, _BREAKS[language.kind]):
-            yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece))
+        for piece, offset, line, column in _pieces(f, text + more, block, block, _BREAKS[language.kind]):
+            yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece), column)
 
 
 STREAM = 2 * BLOCK  # a plain-text file of more bytes than this is checked as a stream of windows
@@ -98,14 +100,15 @@ LAST_WINDOW = 1 << 20  # characters: the most a window grows to (each is twice t
 
 
 class Window(NamedTuple):
-    """A part of a streamed file: its text, where it starts in the file's text (offset and line, 0-based), and
-    the file's language."""
+    """A part of a streamed file: its text, where it starts in the file's text (offset, line and column,
+    0-based), and the file's language."""
 
     path: str
     text: str
     offset: int
     line: int
     language: Language = Language("text")
+    column: int = 0
 
 
 def is_streamed(path: str) -> bool:
@@ -127,9 +130,9 @@ def windows(path: str, first: int | None = None, most: int | None = None) -> Ite
     with open_text(path) as f:
         start = f.read(200)
         language = _language(path, start)
-        for text, offset, line in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
-                                          _BREAKS.get(language.kind, _BREAKS["text"])):
-            yield Window(path, text, offset, line, language)
+        for text, offset, line, column in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
+                                                  _BREAKS.get(language.kind, _BREAKS["text"])):
+            yield Window(path, text, offset, line, language, column)
 
 
 def scan_window(window: Window) -> Scan:
@@ -156,10 +159,11 @@ def _language(path: str, text: str) -> Language:
     return language_of(path, text[:200].partition("\n")[0])
 
 
-def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern) -> Iterator[tuple[str, int, int]]:
+def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern
+            ) -> Iterator[tuple[str, int, int, int]]:
     """The rest of the open file `f` (after `pending`, read already) in pieces of about `first`, then twice
-    as many characters each, up to `most`, each cut at its last of `breaks`: (text, offset, line)."""
-    offset, line, size = 0, 0, first
+    as many characters each, up to `most`, each cut as `_last_break` says: (text, offset, line, column)."""
+    offset, line, column, size = 0, 0, 0, first
     while True:
         while len(pending) <= size:
             more = f.read(max(size, 1 << 16))
@@ -170,19 +174,25 @@ def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern) 
             return
         piece = pending[:_last_break(pending[:size], breaks)] if len(pending) > size else pending
         pending = pending[len(piece):]
-        yield piece, offset, line
+        yield piece, offset, line, column
         offset += len(piece)
-        line += piece.count("\n")
+        breaks_in = piece.count("\n")
+        line += breaks_in
+        column = len(piece) - piece.rfind("\n") - 1 if breaks_in else column + len(piece)
         size = min(2 * size, most)
 
 
 def _last_break(text: str, breaks: re.Pattern) -> int:
-    """Where to cut a block of text: at the last of `breaks` in its second half, else after its last line,
-    else at its end."""
+    """Where to cut a block of text: at the last of `breaks` in its second half, else after its last line, else
+    (a line longer than a block) after its last white space, never inside a word (a word cut in two was two
+    words to correct, and -w wrote its fix over the half), else at its end."""
     found = None
     for found in breaks.finditer(text, len(text) // 2):
         pass
     if found is not None:
         return found.end()
     end = text.rfind("\n")
-    return end + 1 if end >= 0 else len(text)
+    if end >= 0:
+        return end + 1
+    space = max(text.rfind(blank) for blank in " \t\r\f\v")
+    return space + 1 if space >= 0 else len(text)

@@ -134,7 +134,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
 
         for item, found in _in_turn(pool, live, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
-                        for f, row in found if verdict.keep(f, row.masked if row is not None else "")]
+                        for f, row in found if verdict.keep_in(f, row)]
             if reported:
                 with whole_writes():  # (a stop waits for the lines: a full pipe would have it cut one short)
                     print("\n".join(finding_line(f, run.as_json) for f in reported), flush=True)

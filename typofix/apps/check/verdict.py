@@ -40,6 +40,7 @@ import math
 import re
 
 
+from typofix.apps.check.checkable import Row
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
 from typofix.engine.results import Weighed
@@ -97,12 +98,13 @@ class Verdict:
             return False  # a short word is reported only as a swap of a word (`keep`), and no swap of it is one
         return not (named and not slip)
 
-    def keep(self, finding: Finding, masked: str) -> bool:
-        """Whether to report `finding`; `masked` is the masked line it stands in (for the words around it;
-        the finding's column says where)."""
+    def keep(self, finding: Finding, masked: str, at: int | None = None) -> bool:
+        """Whether to report `finding`; `masked` is the masked line it stands in (for the words around it), `at`
+        where in it (None: the finding's column says, `masked` being its whole line; a row of a block that
+        starts inside a long line is the rest of that line)."""
         if finding.where == "real-word":
             return True
-        word, at = finding.word, finding.column - 1
+        word, at = finding.word, finding.column - 1 if at is None else at
         quoted = finding.where == "text" and is_quoted(masked, at, at + len(word))
         if quoted and not self.identifiers and not self.vocabulary.is_slip(word.lower(), finding.correction.lower()):
             return False
@@ -111,6 +113,10 @@ class Verdict:
         return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))
                                                  or in_listed_compound(masked, at, at + len(word))
                                                  or in_address(masked, at, at + len(word))))
+
+    def keep_in(self, finding: Finding, row: Row | None) -> bool:
+        """`keep` for a finding that stands in `row` (None: a literal's or a name's, in no line of text)."""
+        return self.keep(finding, "") if row is None else self.keep(finding, row.masked, finding.start - row.start)
 
     def may_report(self, word: str, correction: str, confidence: float | None, where: str) -> bool:
         """Whether a finding of `word` (as written) made `correction` with `confidence` in `where` ("text",

@@ -62,4 +62,4 @@ class DocumentChecker:
         vocabulary.add(WordUse.of(scan))
         verdict = Verdict(vocabulary, self.settings.confidence, known=self.known, user_words=self.user_words)
         item = sieved(self.files.checkable(scan), verdict, self.corrector)  # (the lines no finding can come of)
-        return [f for f, row in self.files.findings(item) if verdict.keep(f, row.masked if row is not None else "")]
+        return [f for f, row in self.files.findings(item) if verdict.keep_in(f, row)]
