@@ -17,13 +17,16 @@ PARAGRAPHS = ["We recieved the letter on time.", "The comittee met at noon.", "N
               "She was definately right.", "A plain sentence again.", "The wheather was fine."]
 
 
-def streamed_check(path: Path, tmp_path: Path, stream: int, *options: str) -> subprocess.CompletedProcess:
-    """`typofix check [options] path`, files over `stream` bytes checked as streams of small windows."""
-    code = ("import sys, typofix.apps.check.reader as r; r.STREAM, r.FIRST_WINDOW, r.LAST_WINDOW = "
-            f"{stream}, 200, 800\nfrom typofix.apps.cli import main\nraise SystemExit(main(sys.argv[1:]))")
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(tmp_path / "config")}
+def streamed_check(path: Path | str, tmp_path: Path, stream: int, *options: str, stdin: str = "",
+                   env: dict | None = None) -> subprocess.CompletedProcess:
+    """`typofix check [options] path`, files (and standard input) over `stream` bytes checked as streams of
+    small windows."""
+    code = ("import sys, typofix.apps.check.reader as r, typofix.apps.check.run as run; "
+            f"r.STREAM, r.FIRST_WINDOW, r.LAST_WINDOW = {stream}, 200, 800; run.STREAM = {stream}\n"
+            "from typofix.apps.cli import main\nraise SystemExit(main(sys.argv[1:]))")
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"), **(env or {})}
     return subprocess.run([sys.executable, "-c", code, "check", "--no-config", *options, str(path)],
-                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path)
+                          capture_output=True, text=True, env=env, timeout=300, cwd=tmp_path, input=stdin)
 
 
 def test_windows_cover_the_file_and_grow(tmp_path):
@@ -68,6 +71,23 @@ def test_a_streamed_line_longer_than_a_window_reports_and_fixes_as_the_whole_fil
     assert by_windows.stdout.replace("streamed.txt", "whole.txt") == by_whole.stdout
     assert len(by_whole.stdout.splitlines()) == 8
     assert streamed.read_text() == whole.read_text() != text
+
+
+def test_big_standard_input_is_checked_as_a_stream_as_a_big_file_is(tmp_path):
+    """Standard input over the size a file is streamed at is read from a temporary file, window by window, as
+    that file would be (bounded memory: it had been held and read whole); its findings are named `-`, and the
+    temporary file is gone after. A word written three times is the file's own only once the stream has seen
+    it so often, so a stream and a whole reading differ there: stdin read whole did not report `wheather`."""
+    text = "\n\n".join(f"Paragraph {i}: " + PARAGRAPHS[i % len(PARAGRAPHS)] for i in range(18))  # (each thrice)
+    path = tmp_path / "notes.txt"
+    path.write_text(text + "\n")
+    spill = tmp_path / "tmp"
+    spill.mkdir()
+    from_file = streamed_check(path, tmp_path, 100)
+    from_stdin = streamed_check("-", tmp_path, 100, stdin=text + "\n", env={"TMPDIR": str(spill)})
+    assert from_stdin.returncode == from_file.returncode == 1, from_file.stderr + from_stdin.stderr
+    assert from_stdin.stdout == from_file.stdout.replace(str(path), "-")
+    assert "wheather" in from_stdin.stdout and list(spill.iterdir()) == []
 
 
 @pytest.mark.slow

@@ -43,7 +43,18 @@ READ_QUEUE = 8
 
 class Streamed(str):
     """The path of a file checked as a stream of windows (`typofix.apps.check.reader.is_streamed`): read
-    in its turn to be checked, not with the others."""
+    in its turn to be checked, not with the others. `name`: what its findings call it (big standard input is
+    read from a temporary file, and reported as `-`)."""
+
+    name: str
+
+    def __new__(cls, path: str, name: str | None = None):
+        streamed = super().__new__(cls, path)
+        streamed.name = name if name is not None else str(path)
+        return streamed
+
+    def __reduce__(self):  # (sent to a worker and back: its name with it)
+        return Streamed, (str(self), self.name)
 
 
 Source = str | tuple[str, str]  # a file's path, or a name and the text read for it (standard input)
@@ -158,7 +169,7 @@ class CheckPool:
     def windows(self, path: str) -> Iterator[Checkable]:
         """What of each window of the streamed file at `path` the model must see, in order, read as they are
         asked for (with --jobs, a few ahead)."""
-        yield from self._ordered(_read_window, windows(path))
+        yield from self._ordered(_read_window, windows(path, name=getattr(path, "name", None)))
 
     def prepare(self, words: Iterable[str]) -> None:
         """Weigh the run's `words` now, in large batches: in one process, or a share in each, this one's

@@ -123,16 +123,18 @@ def is_streamed(path: str) -> bool:
     return _language(path, start).kind in BLOCKED_KINDS
 
 
-def windows(path: str, first: int | None = None, most: int | None = None) -> Iterator[Window]:
+def windows(path: str, first: int | None = None, most: int | None = None, name: str | None = None
+            ) -> Iterator[Window]:
     """The windows of a streamed plain-text or roff file, in order: the first about `first` (`FIRST_WINDOW`)
-    characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut as
-    `scan_blocks`' blocks are."""
+    characters, each next one twice as long, up to `most` (`LAST_WINDOW`), each cut as `scan_blocks`' blocks
+    are; `name`: what the windows call the file (None: `path`)."""
+    name = path if name is None else name
     with open_text(path) as f:
         start = f.read(200)
-        language = _language(path, start)
+        language = _language(name, start)
         for text, offset, line, column in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
                                                   _BREAKS.get(language.kind, _BREAKS["text"])):
-            yield Window(path, text, offset, line, language, column)
+            yield Window(name, text, offset, line, language, column)
 
 
 def scan_window(window: Window) -> Scan:

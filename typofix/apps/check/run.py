@@ -21,7 +21,10 @@ windows before), and the files after it hear of it too.
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -30,7 +33,7 @@ from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, write_fixes
 from typofix.apps.check.known import known_misspellings
 from typofix.apps.check.pool import CheckPool, Source, Streamed, work
-from typofix.apps.check.reader import ignored_file, is_streamed, read_text
+from typofix.apps.check.reader import STREAM, ignored_file, is_streamed, read_text
 from typofix.apps.check.spool import Spool
 from typofix.apps.check.triage import Judged, narrowed, pruned, sieved
 from typofix.apps.check.verdict import Verdict
@@ -90,8 +93,8 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
     with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold,
                    run.stored_searches) as pool, Spool() as read, Spool() as kept, \
-            Spool() as live:
-        for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem))):
+            Spool() as live, tempfile.TemporaryDirectory(prefix="typofix-check-") as spill:
+        for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem), spill)):
             if isinstance(item, OSError):
                 problem(f"cannot read {source}: {item.strerror or item}", True)
                 continue
@@ -130,7 +133,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                     pool.prepare({w.lower() for w in window.words()})
                     yield from pool.findings([window], 1)
             except OSError as err:
-                problem(f"cannot read {path}: {err.strerror or err}", True)
+                problem(f"cannot read {path.name}: {err.strerror or err}", True)
 
         for item, found in _in_turn(pool, live, weight, streamed):
             reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
@@ -149,12 +152,21 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     return outcome
 
 
-def _sources(paths: Iterable[str]) -> Iterator[Source]:
-    """The files to read; standard input (`-`) read here, once, as a text named `-`; a big plain-text file as
-    `Streamed`."""
+def _sources(paths: Iterable[str], spill: str) -> Iterator[Source]:
+    """The files to read; standard input (`-`) read here, once, as a text named `-`, or, over `STREAM` bytes,
+    written to a file in the folder `spill` and read from there as a stream (`Streamed`, named `-`: bounded
+    memory, as for a big file); a big plain-text file as `Streamed`."""
     for path in paths:
         if path == STDIN:
-            yield path, sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
+            head = sys.stdin.buffer.read(STREAM + 1)
+            if len(head) <= STREAM:
+                yield path, head.decode("utf-8", "surrogateescape")
+                continue
+            spilled = os.path.join(spill, "stdin")
+            with open(spilled, "wb") as out:
+                out.write(head)
+                shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+            yield Streamed(spilled, name=STDIN)
         else:
             yield Streamed(path) if is_streamed(path) else path
 
