@@ -128,7 +128,12 @@ def in_foreign_sentence(line: str, offset: int) -> bool:
     to the detector's evidence: a line of `FOREIGN_WORDS` words or more where the word's sentence is not English
     (`english_at` below `FOREIGN_BELOW`). For a front door that judges the engine's proposals by rules of its own
     rather than by the detector (`typofix check`, `typofix lsp`)."""
-    return len(_WORD.findall(line)) >= FOREIGN_WORDS and english_at(line, offset) < FOREIGN_BELOW
+    return _words_in(line) >= FOREIGN_WORDS and english_at(line, offset) < FOREIGN_BELOW
+
+
+@lru_cache(maxsize=16)  # (asked again for each word of a line: a long line holds thousands)
+def _words_in(line: str) -> int:
+    return len(_WORD.findall(line))
 
 
 def evidence_matrix(occurrences: list[Occurrence]) -> np.ndarray:

@@ -23,11 +23,13 @@ library: docs/language.md.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 import re
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -205,14 +207,21 @@ def sentence_around(line: str, offset: int, min_words: int = 3) -> str:
     while it has fewer than `min_words` words: the span a word's language is told from. Per sentence, because a
     line can change language from one sentence to the next (`We met in Paris. Je ne sais pas pourquoi.`);
     widened, because one or two words cannot tell languages apart (`die`, `also`, `Merci!`)."""
-    breaks = list(_SENTENCE_BREAK.finditer(line))
-    if not breaks:
+    starts, ends, words = _sentences(line)
+    if len(starts) == 1:
         return line
+    here = min(bisect.bisect_right(ends, offset), len(ends) - 1)  # (the first sentence ending after the offset)
+    lo, hi = _widened(words, here, min_words)
+    return line[starts[lo]:ends[hi]]
+
+
+@lru_cache(maxsize=16)  # (asked again for each word of a line: a long line holds thousands)
+def _sentences(line: str) -> tuple[list[int], list[int], list[int]]:
+    """Where each sentence of `line` starts and ends, and its words."""
+    breaks = list(_SENTENCE_BREAK.finditer(line))
     starts = [0] + [m.end() for m in breaks]
     ends = [m.start() for m in breaks] + [len(line)]
-    here = next(k for k, end in enumerate(ends) if offset < end or k == len(ends) - 1)
-    lo, hi = _widened([len(_WORD.findall(line[a:b])) for a, b in zip(starts, ends)], here, min_words)
-    return line[starts[lo]:ends[hi]]
+    return starts, ends, [len(_WORD.findall(line[a:b])) for a, b in zip(starts, ends)]
 
 
 _shared: EnglishIdentifier | None = None

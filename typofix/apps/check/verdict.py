@@ -222,11 +222,20 @@ def in_listed_compound(masked: str, start: int, end: int) -> bool:
     written without them (`mish-mash`: mishmash; `e-mail`: email)."""
     if masked[end:end + 1] != "-" and masked[start - 1:start] != "-":
         return False
-    line_start, line_end = masked.rfind("\n", 0, start) + 1, masked.find("\n", end)
-    for compound in _HYPHENATED.finditer(masked, line_start, line_end if line_end >= 0 else len(masked)):
+    for compound in _HYPHENATED.finditer(masked, *_around(masked, start, end)):
         if compound.start() <= start and end <= compound.end():
             return listed_word(compound.group().replace("-", "").lower())
     return False
+
+
+_REACH = 200  # characters either side of a word that the rules reading around it look at (a line can be megabytes)
+
+
+def _around(masked: str, start: int, end: int) -> tuple[int, int]:
+    """The part of the line of masked[start:end] that the rules around a word read: up to `_REACH` characters
+    either side of it. Each finding read its whole line, and a long line holds thousands of findings."""
+    line_start, line_end = masked.rfind("\n", max(0, start - _REACH), start) + 1, masked.find("\n", end, end + _REACH)
+    return max(line_start, start - _REACH), min(line_end if line_end >= 0 else len(masked), end + _REACH)
 
 
 _AT_ADDRESS = re.compile(r"[\w.+-]*\w@\w[\w.+-]*")
@@ -236,12 +245,10 @@ _SPELLED_ADDRESS = re.compile(r"<[\w.+-]+ (?:at|AT) [\w-]+(?:\.[\w-]+)+>")
 def in_address(masked: str, start: int, end: int) -> bool:
     """Whether the word at masked[start:end] is a part of an address (`jdoe@example.org`, `sr@latn`,
     `<jdoe at example.org>`)."""
-    line_start, line_end = masked.rfind("\n", 0, start) + 1, masked.find("\n", end)
-    line = masked[line_start:line_end if line_end >= 0 else len(masked)]
-    at, to = start - line_start, end - line_start
-    return any(found.start() <= at and to <= found.end()
-               for pattern, mark in ((_AT_ADDRESS, "@"), (_SPELLED_ADDRESS, "<")) if mark in line
-               for found in pattern.finditer(line))
+    lo, hi = _around(masked, start, end)
+    return any(found.start() <= start and end <= found.end()
+               for pattern, mark in ((_AT_ADDRESS, "@"), (_SPELLED_ADDRESS, "<")) if masked.find(mark, lo, hi) >= 0
+               for found in pattern.finditer(masked, lo, hi))
 
 
 def is_quoted(masked: str, start: int, end: int) -> bool:
@@ -263,7 +270,5 @@ def is_name(word: str, masked: str, start: int) -> bool:
     capitalised word: a name."""
     if not (word[:1].isupper() and word[1:2].islower()):
         return False
-    line_start = masked.rfind("\n", 0, start) + 1
-    line_end = masked.find("\n", start)
-    return (_BEFORE.search(masked, line_start, start) is not None
-            or _AFTER.match(masked, start + len(word), line_end if line_end >= 0 else len(masked)) is not None)
+    lo, hi = _around(masked, start, start + len(word))
+    return _BEFORE.search(masked, lo, start) is not None or _AFTER.match(masked, start + len(word), hi) is not None

@@ -12,6 +12,8 @@ Never written, though still reported (`"fixable": false` in --json):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.prose import mask_code_spans
 from typofix.apps.check.checkable import Row
@@ -37,7 +39,7 @@ def code_shaped(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", end)
     line = text[line_start:len(text) if line_end < 0 else line_end]
     at, to = start - line_start, end - line_start
-    if not mask_code_spans(line)[at:to].strip() or line.count("`", 0, at) % 2:
+    if not _masked(line)[at:to].strip() or line.count("`", 0, at) % 2:
         return True
     left = at
     while left > 0 and not line[left - 1].isspace():
@@ -55,6 +57,11 @@ def code_shaped(text: str, start: int, end: int) -> bool:
         after = after[:link + 1]
     token = (line[left:at].lstrip(_OPENERS) + line[at:to] + after.rstrip(_CLOSERS))
     return token.startswith(CODE_STARTS) or not CODE_MARKS.isdisjoint(token)
+
+
+# A line's code spans and calls blanked, kept for the next finding of the same line: a long line (minified code,
+# a data file) holds thousands of findings, and masking it whole for each took minutes
+_masked = lru_cache(maxsize=4)(mask_code_spans)
 
 
 def fixable(finding: Finding, row: Row | None, write_confidence: float) -> bool:
