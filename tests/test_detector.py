@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from typofix.engine.detector import FEATURES, Detector, DocumentVocabulary, Occurrence, evidence
+from typofix.engine.detector import FEATURES, Detector, DocumentVocabulary, Occurrence, evidence, evidence_matrix
 from typofix.engine.settings import DecodingSettings
 
 
@@ -102,3 +102,21 @@ def test_the_document_vocabulary_is_bounded_and_a_worker_sees_what_one_process_w
         assert {w: worker[w] for w in batch} == {w: one[w] for w in batch}
     assert len(one.counts) <= 4 + len(batches[-1])  # words written once are forgotten when full
     assert one["a"] == 4  # a word written often is kept
+
+
+def test_a_batch_weighs_each_line_once_and_as_each_word_alone_would():
+    """`evidence_matrix` works out a line's evidence (its code share, options, words, language) once for the
+    words of the line, where each word read its line whole again (minutes for a megabyte on one line): every
+    row is what `evidence` of that word alone gives, across texts whose lines start at the same offsets."""
+    prose = "We recieve the letter today.\nThe comittee met at noon, see --help for more.\n"
+    code = "x = f(a, b)  # recieve teh data\nIl est parti hier soir avec teh amis.\n"
+    long_line = " ".join(["The second part is fine, we recieve it."] * 300)
+    occurrences = [Occurrence(word, fixed, 5.0, text, text.index(word, at), False, 1, 0.0)
+                   for text in (prose, code, long_line)
+                   for word, fixed, at in (("recieve", "receive", 0), ("teh", "the", 0), ("comittee", "committee", 0),
+                                           ("recieve", "receive", 5000))
+                   if text.find(word, at) >= 0]
+    assert len(occurrences) == 6
+    together = evidence_matrix(occurrences)
+    assert np.array_equal(together, np.array([evidence(o) for o in occurrences]))
+    assert len({row[FEATURES.index("code_share")] for row in together}) > 1  # (lines told apart)

@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -37,8 +38,8 @@ from typofix.files.packagedata import packaged, read_json_table
 from typofix.words.distance import is_swap, osa_distance
 from typofix.words.indexcache import cached, file_digest
 from typofix.words.language import english_probability, sentence_around
-from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, no_vowel,
-                                 quoted, stretched, surroundings)
+from typofix.words.shape import (code_share, has_option, hyphenated, in_code_token, leading_mark, line_bounds,
+                                 no_vowel, quoted, stretched, token_around)
 from typofix.words.usage import token_usage
 
 FEATURES = ("usage", "absent", "correction_usage", "usage_gap", "edits", "one_edit", "two_edits", "swap",
@@ -86,17 +87,25 @@ class Detection:
     evidence: dict[str, float]
 
 
-def evidence(occurrence: Occurrence) -> np.ndarray:
-    """(len(FEATURES),) the occurrence's features, in `FEATURES` order."""
+def evidence(occurrence: Occurrence, lines: dict | None = None) -> np.ndarray:
+    """(len(FEATURES),) the occurrence's features, in `FEATURES` order. `lines`: the features of the lines
+    seen so far (`_line_evidence`), shared by the occurrences of one batch."""
     o = occurrence
     usage = token_usage()
     lower, fixed = o.written.lower(), o.correction.lower()
     own, theirs = usage.get(lower, 0.0), usage.get(fixed, 0.0)
     edits = osa_distance(lower, fixed)
-    where = surroundings(o.text, o.start, o.start + len(o.written))
+    end = o.start + len(o.written)
+    token, word_start = token_around(o.text, o.start, end)
+    line_start, line_end = line_bounds(o.text, o.start, end)
+    key = (id(o.text), line_start)
+    line = lines.get(key) if lines is not None else None
+    if line is None:
+        line = _line_evidence(o.text[line_start:line_end])
+        if lines is not None:
+            lines[key] = line
     title = o.written[:1].isupper() and o.written[1:].islower()
-    english = min(max(english_at(where.line, where.line_offset), 1e-6), 1 - 1e-6)
-    line_words = max(len(_WORD.findall(where.line)), 1)
+    english = min(max(english_at(line.text, o.start - line_start), 1e-6), 1 - 1e-6)
     return np.array([
         own, own == 0.0, theirs, theirs - own,
         min(edits, 4), edits == 1, edits == 2, is_swap(lower, fixed),
@@ -104,13 +113,27 @@ def evidence(occurrence: Occurrence) -> np.ndarray:
         min(max(o.margin, MARGIN_CLIP[0]), MARGIN_CLIP[1]) / 10.0,
         len(lower) <= 3, len(lower) == 4, no_vowel(lower), stretched(lower),
         title and not o.starts_sentence, title and o.starts_sentence, o.written.isupper(),
-        in_code_token(where.token), leading_mark(where.token), hyphenated(where.token),
-        quoted(where.token, where.word_start, len(o.written)),
-        code_share(where.line), has_option(where.line),
+        in_code_token(token), leading_mark(token), hyphenated(token),
+        quoted(token, word_start, len(o.written)),
+        line.code_share, line.option,
         math.log(max(o.repeats, 1)),
         min(max(math.log(english / (1 - english)), -ENGLISH_CLIP), ENGLISH_CLIP) / ENGLISH_CLIP,
-        math.log(line_words), o.context_fit,
+        math.log(line.words), o.context_fit,
     ], dtype=np.float64)
+
+
+class _LineEvidence(NamedTuple):
+    """What the detector weighs of a word's line, the same for each of its words: worked out once a line (a
+    long line holds thousands of words, and each read it whole again: minutes for a megabyte on one line)."""
+
+    text: str
+    code_share: float
+    option: bool
+    words: int  # (at least 1)
+
+
+def _line_evidence(line: str) -> _LineEvidence:
+    return _LineEvidence(line, code_share(line), has_option(line), max(len(_WORD.findall(line)), 1))
 
 
 def not_english(features: np.ndarray) -> np.ndarray:
@@ -138,7 +161,9 @@ def _words_in(line: str) -> int:
 
 def evidence_matrix(occurrences: list[Occurrence]) -> np.ndarray:
     """(N, len(FEATURES)) the features of each occurrence (`evidence`), in order."""
-    return np.array([evidence(o) for o in occurrences], dtype=np.float64).reshape(len(occurrences), len(FEATURES))
+    lines: dict = {}  # (the text, where a line starts) -> that line's evidence, for the batch
+    return np.array([evidence(o, lines) for o in occurrences],
+                    dtype=np.float64).reshape(len(occurrences), len(FEATURES))
 
 
 def english_at(line: str, offset: int) -> float:

@@ -33,16 +33,26 @@ class Surroundings(NamedTuple):
 
 def surroundings(text: str, start: int, end: int) -> Surroundings:
     """The token and line around text[start:end]."""
+    token, word_start = token_around(text, start, end)
+    line_start, line_end = line_bounds(text, start, end)
+    return Surroundings(token, word_start, text[line_start:line_end], start - line_start)
+
+
+def token_around(text: str, start: int, end: int) -> tuple[str, int]:
+    """The whitespace token that holds text[start:end], and where the word starts in it."""
     token_start = start
     while token_start > 0 and not text[token_start - 1].isspace():
         token_start -= 1
     token_end = end
     while token_end < len(text) and not text[token_end].isspace():
         token_end += 1
-    line_start = text.rfind("\n", 0, start) + 1
+    return text[token_start:token_end], start - token_start
+
+
+def line_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line that holds text[start:end] starts and ends (its line break not included)."""
     line_end = text.find("\n", end)
-    line = text[line_start:line_end if line_end >= 0 else len(text)]
-    return Surroundings(text[token_start:token_end], start - token_start, line, start - line_start)
+    return text.rfind("\n", 0, start) + 1, line_end if line_end >= 0 else len(text)
 
 
 def in_code_token(token: str) -> bool:
