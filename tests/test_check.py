@@ -431,6 +431,20 @@ def _as_a_user(args: list[str]) -> list[str]:
     return ["unshare", "--user", "--map-user=1000", "--map-group=1000", *args]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin")
+def test_a_pipe_named_as_a_file_is_read_once_and_a_link_to_nothing_is_an_error(tmp_path, config):
+    """A pipe named on the command line (`typofix check <(git show)`, /dev/stdin, a named pipe) is read once, as
+    standard input is, under its name; a folder walk had skipped it in silence. A symbolic link to nothing is a
+    one-line error, exit 2 (it had been skipped in silence too, exit 0)."""
+    done = typofix("check", "/dev/stdin", config=config, stdin="We recieve the letter.\n")
+    assert (done.returncode, done.stdout, done.stderr) == (1, "/dev/stdin:1:4: recieve ==> receive\n", "")
+    link = tmp_path / "notes.txt"
+    link.symlink_to(tmp_path / "gone.txt")
+    done = typofix("check", str(link), config=config)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"typofix: error: cannot read {link}: a symbolic link to nothing\n"
+
+
 def test_what_cannot_be_read_is_one_line_and_exit_2_a_binary_file_named_a_note(tmp_path, config):
     tree = tmp_path / "tree"
     (tree / "locked").mkdir(parents=True)

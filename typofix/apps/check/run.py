@@ -21,6 +21,7 @@ windows before), and the files after it hear of it too.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -38,7 +39,7 @@ from typofix.apps.check.spool import Spool
 from typofix.apps.check.triage import Judged, narrowed, pruned, sieved
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
-from typofix.apps.check.walk import STDIN, Selection, files_to_check
+from typofix.apps.check.walk import SNIFF, STDIN, Selection, files_to_check, is_pipe
 from typofix.apps.check.writable import fixable
 from typofix.files.exits import fail, whole_writes
 
@@ -94,7 +95,8 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold,
                    run.stored_searches) as pool, Spool() as read, Spool() as kept, \
             Spool() as live, tempfile.TemporaryDirectory(prefix="typofix-check-") as spill:
-        for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem), spill)):
+        for source, item in pool.checkables(_sources(files_to_check(run.paths, run.selection, problem), spill,
+                                                     problem)):
             if isinstance(item, OSError):
                 problem(f"cannot read {source}: {item.strerror or item}", True)
                 continue
@@ -152,23 +154,31 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     return outcome
 
 
-def _sources(paths: Iterable[str], spill: str) -> Iterator[Source]:
-    """The files to read; standard input (`-`) read here, once, as a text named `-`, or, over `STREAM` bytes,
-    written to a file in the folder `spill` and read from there as a stream (`Streamed`, named `-`: bounded
-    memory, as for a big file); a big plain-text file as `Streamed`."""
-    for path in paths:
-        if path == STDIN:
-            head = sys.stdin.buffer.read(STREAM + 1)
-            if len(head) <= STREAM:
-                yield path, head.decode("utf-8", "surrogateescape")
-                continue
-            spilled = os.path.join(spill, "stdin")
-            with open(spilled, "wb") as out:
-                out.write(head)
-                shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
-            yield Streamed(spilled, name=STDIN)
-        else:
+def _sources(paths: Iterable[str], spill: str, problem: Callable[[str, bool], None]) -> Iterator[Source]:
+    """The files to read; standard input (`-`) and a pipe named as a file (`<(cmd)`) read here, once, as a
+    text, or, over `STREAM` bytes, written to a file in the folder `spill` and read from there as a stream
+    (`Streamed`, under its own name: bounded memory, as for a big file); a big plain-text file as `Streamed`."""
+    for number, path in enumerate(paths):
+        if path != STDIN and not is_pipe(path):
             yield Streamed(path) if is_streamed(path) else path
+            continue
+        try:
+            with contextlib.nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as source:
+                head = source.read(STREAM + 1)
+                if b"\0" in head[:SNIFF]:
+                    problem(f"skipped {path}: binary data", False)
+                    continue
+                if len(head) <= STREAM:
+                    yield path, head.decode("utf-8", "surrogateescape")
+                    continue
+                spilled = os.path.join(spill, str(number))
+                with open(spilled, "wb") as out:
+                    out.write(head)
+                    shutil.copyfileobj(source, out, 1 << 20)
+        except OSError as err:
+            problem(f"cannot read {path}: {err.strerror or err}", True)
+            continue
+        yield Streamed(spilled, name=path)
 
 
 def _in_turn(pool: CheckPool, kept: Spool, weight: int,

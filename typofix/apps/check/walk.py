@@ -20,6 +20,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -122,6 +123,12 @@ def files_to_check(paths: Iterable[str], selection: Selection = Selection(), pro
         if os.path.isdir(path):
             candidates = _folder_files(path, problem)
         elif os.path.lexists(path):
+            if not os.path.exists(path):
+                problem(f"cannot read {path}: a symbolic link to nothing", True)
+                continue
+            if is_pipe(path):  # `<(git show)`, a named pipe, /dev/stdin: read once, as standard input is
+                yield path
+                continue
             candidates = [path]
             if os.path.isfile(path) and is_binary(path):
                 problem(f"skipped {path}: a binary file", False)
@@ -179,6 +186,16 @@ def _walk(folder: str, problem: Problem = _ignore) -> list[str]:
                          and not os.path.exists(os.path.join(root, d, "pyvenv.cfg")))
         found.extend(os.path.join(root, name) for name in sorted(files))
     return found
+
+
+def is_pipe(path: str) -> bool:
+    """Whether the path names a pipe or a character device (`<(cmd)`'s /dev/fd/63, a named pipe, /dev/stdin):
+    something read once, as it comes, that no folder walk gives."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)
 
 
 def is_binary(path: str) -> bool:
