@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from typofix.engine.detector import FEATURES, Detector, DocumentVocabulary, Occurrence, evidence, evidence_matrix
+from typofix.engine.detector import (FEATURES, ROWS_AT_ONCE, Detector, DocumentVocabulary, Occurrence, evidence,
+                                     evidence_matrix)
 from typofix.engine.settings import DecodingSettings
 
 
@@ -120,3 +121,15 @@ def test_a_batch_weighs_each_line_once_and_as_each_word_alone_would():
     together = evidence_matrix(occurrences)
     assert np.array_equal(together, np.array([evidence(o) for o in occurrences]))
     assert len({row[FEATURES.index("code_share")] for row in together}) > 1  # (lines told apart)
+
+
+def test_many_rows_are_weighed_in_parts_as_each_alone():
+    """The trees are walked for `ROWS_AT_ONCE` rows at a time (a long line's thousands of words had held their
+    (trees, rows) arrays all at once): the probabilities of many rows are each row's own, to the bit."""
+    detector = Detector.load()
+    rng = np.random.default_rng(0)
+    features = rng.normal(0.0, 2.0, (2 * ROWS_AT_ONCE + 7, len(FEATURES)))
+    together = detector.probabilities(features)
+    alone = np.concatenate([detector.probabilities(features[k:k + 1]) for k in range(len(features))])
+    assert together.shape == (len(features),) and np.array_equal(together, alone)
+    assert len(np.unique(together)) > ROWS_AT_ONCE  # (rows that differ, not one answer for all)

@@ -87,6 +87,9 @@ class Detection:
     evidence: dict[str, float]
 
 
+ROWS_AT_ONCE = 512  # occurrences whose trees are walked together (`Detector.probabilities`): tens of MB at most
+
+
 def evidence(occurrence: Occurrence, lines: dict | None = None) -> np.ndarray:
     """(len(FEATURES),) the occurrence's features, in `FEATURES` order. `lines`: the features of the lines
     seen so far (`_line_evidence`), shared by the occurrences of one batch."""
@@ -245,8 +248,16 @@ class Detector:
             raise ValueError(f"malformed misspelling detector {path}: {err}") from None
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
-        """(N,) P(misspelling) of (N, len(FEATURES)) features."""
+        """(N,) P(misspelling) of (N, len(FEATURES)) features, `ROWS_AT_ONCE` rows at a time: the trees are
+        walked for all rows together, in (trees, rows) arrays, so a batch of all a long line's words (6,000)
+        had held 150 MB of them."""
         features = np.asarray(features, dtype=np.float32)  # as the trees were fitted: thresholds fall between these
+        if len(features) > ROWS_AT_ONCE:
+            return np.concatenate([self._probabilities(features[at:at + ROWS_AT_ONCE])
+                                   for at in range(0, len(features), ROWS_AT_ONCE)])
+        return self._probabilities(features)
+
+    def _probabilities(self, features: np.ndarray) -> np.ndarray:
         table = self._table
         trees = np.arange(len(table["feature"]))[:, None]  # (T, 1)
         rows = np.arange(len(features))[None, :]  # (1, N)
