@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import re
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -140,6 +142,20 @@ def test_a_run_that_searches_no_word_never_starts_the_models_runtime(tmp_path):
     assert imports("onnxruntime", "check", str(notes), env=cache)
     assert not imports("onnxruntime", "check", str(notes), env=cache)  # (the searches kept by the first run)
     assert imports("onnxruntime", "check", "--no-cache", str(notes), env=cache)
+
+
+@needs_bundled_onnx
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_end_any_command_as_ctrl_c_does(signum, status):
+    """`kill` (SIGTERM) and a closed terminal (SIGHUP) end every command through its own clean-up, exit 128 + the
+    signal, nothing on stderr: `evaluate` had died of the signal itself (exit -15), its clean-up skipped."""
+    run = subprocess.Popen([sys.executable, "-m", "typofix", "evaluate", "data/eval/birkbeck-dev.tsv"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env={**os.environ, "OMP_NUM_THREADS": "1"})
+    time.sleep(3)  # (loaded, and evaluating: the whole list takes many seconds)
+    run.send_signal(signum)
+    _, err = run.communicate(timeout=60)
+    assert (run.returncode, err) == (status, "")
 
 
 def test_usage_errors(tmp_path):

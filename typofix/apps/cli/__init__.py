@@ -5,11 +5,12 @@ torch. Exit codes and errors: `typofix.files.exits` (one line on stderr; TYPOFIX
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from typofix import __version__
 from typofix.apps.cli import check, correct, evaluate, export, lsp, plots, pronounce, serve
-from typofix.files.exits import UsageError, run_command
+from typofix.files.exits import STOP_SIGNALS, UsageError, run_command, stop_on
 
 PROG = "typofix"
 SUBCOMMANDS = (correct.add, check.add, pronounce.add, plots.add_attention, plots.add_embeddings, evaluate.add,
@@ -48,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         args = build_parser().parse_args(argv)
-        return args.handler(args)
+        # SIGTERM and SIGHUP end every command as Ctrl-C does (exit 143, 129): through its own clean-up, files
+        # closed, temporary ones removed, workers stopped, output flushed in whole lines
+        with stop_on(*(signum for signum in STOP_SIGNALS if signum != signal.SIGINT)):
+            return args.handler(args)
 
     return run_command(PROG, body)

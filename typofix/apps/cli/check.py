@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import signal
 
 from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
                                       decoding_settings, user_words)
-from typofix.files.exits import FINDINGS, OK, USAGE, UsageError, stop_on
+from typofix.files.exits import FINDINGS, OK, USAGE, UsageError
 
 # The check's thresholds on the model's confidence (a correction's score minus the word's own), far above
 # `correct`'s (-5: in prose a word the dictionary lacks is most often a typo; in code it is most often a
@@ -113,10 +112,7 @@ def run(args: argparse.Namespace) -> int:
     # wherever it stands.
     corrector = CorrectorRecipe(args.model, settings.with_(min_confidence=min(settings.min_confidence, min_confidence)),
                                 check.user_words)
-    # SIGTERM and SIGHUP end a run as Ctrl-C does (exit 143, 129): the workers killed, temporary files removed,
-    # the findings written so far whole lines
-    with stop_on(signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])):
-        outcome = run_check(check, corrector)
+    outcome = run_check(check, corrector)  # (SIGTERM and SIGHUP stop it as Ctrl-C does: `typofix.apps.cli.main`)
     if outcome.errors:
         return USAGE
     return FINDINGS if outcome.findings else OK

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import io
 import shutil
-import signal
 import sys
 from collections import deque
 
 from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
                                       json_line, load_corrector, positive_int, recipe)
-from typofix.files.exits import OK, UsageError, fail, stop_on, whole_writes
+from typofix.files.exits import OK, UsageError, fail, whole_writes
 
 # What --real-words needs (its help and its error say the same): its reports are a field of the JSON records.
 REAL_WORDS_NEED = "--json and text (- or --file), one job"
@@ -56,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--real-words reports in JSON lines: it needs {REAL_WORDS_NEED}")
     if text_mode:
         source = open_text(args.file)  # before the model: a missing file is reported at once
-        # SIGTERM and SIGHUP end the stream as Ctrl-C does (exit 143, 129): output flushed, whole lines only.
-        with source, stop_on(signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])):
+        # (SIGTERM and SIGHUP end the stream as Ctrl-C does, output flushed in whole lines: `typofix.apps.cli.main`)
+        with source:
             if is_binary(source):
                 return pass_through(source, args)
             if args.jobs > 1:
