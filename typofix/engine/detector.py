@@ -136,7 +136,7 @@ class _LineEvidence(NamedTuple):
 
 
 def _line_evidence(line: str) -> _LineEvidence:
-    return _LineEvidence(line, code_share(line), has_option(line), max(len(_WORD.findall(line)), 1))
+    return _LineEvidence(line, code_share(line), has_option(line), max(_words_in(line), 1))
 
 
 def not_english(features: np.ndarray) -> np.ndarray:

@@ -51,6 +51,12 @@ def _is_foreign(row: Row, changes: list) -> bool:
     return changed * 2 > len(_WORDS.findall(row.masked)) >= FOREIGN_WORDS
 
 
+def _first_column(item: Checkable, row: Row) -> int:
+    """The column (1-based) in its file's line of `row`'s first character: 1, but for the first row of a block
+    or window that starts inside a line longer than a block."""
+    return 1 + (item.column if row.start == item.offset else 0)
+
+
 class FileChecker:
     """Finds the words of a file's `Checkable` that `corrector` would correct."""
 
@@ -93,7 +99,7 @@ class FileChecker:
                 continue
             # a sentence of another language beside English ones, told by the engine's language identifier
             changes = [c for c in changes if not in_foreign_sentence(row.masked, c.start)]
-            column = 1 + (item.column if row.start == item.offset else 0)  # (a block may start inside its first line)
+            column = _first_column(item, row)
             found.extend((row.start + c.start, row.number, column + c.start, c.before, c.after, "text", row)
                          for c in changes)
         found.extend(self._part_changes(item.literals, "literal"))
@@ -117,7 +123,7 @@ class FileChecker:
                                     margin, where), row))
         if self.real_words:
             for row, errors in zip(rows, self.corrector.real_word_errors(texts)):
-                column = 1 + (item.column if row.start == item.offset else 0)
+                column = _first_column(item, row)
                 results.extend((Finding(item.path, row.number, column + e.start, row.start + e.start, e.before,
                                         (e.after,), None, "real-word"), row) for e in errors)
         return sorted(results, key=lambda pair: (pair[0].start, pair[0].where))

@@ -39,9 +39,10 @@ from typofix.apps.check.spool import Spool
 from typofix.apps.check.triage import Judged, narrowed, pruned, sieved
 from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
-from typofix.apps.check.walk import SNIFF, STDIN, Selection, files_to_check, is_pipe
+from typofix.apps.check.walk import STDIN, Pipe, Selection, files_to_check
 from typofix.apps.check.writable import fixable
 from typofix.files.exits import fail, whole_writes
+from typofix.files.sniff import is_binary_data
 
 
 # A run's distinct words are weighed at once up to this many (more: each file's as it comes, since the engine
@@ -159,13 +160,13 @@ def _sources(paths: Iterable[str], spill: str, problem: Callable[[str, bool], No
     text, or, over `STREAM` bytes, written to a file in the folder `spill` and read from there as a stream
     (`Streamed`, under its own name: bounded memory, as for a big file); a big plain-text file as `Streamed`."""
     for number, path in enumerate(paths):
-        if path != STDIN and not is_pipe(path):
+        if path != STDIN and not isinstance(path, Pipe):
             yield Streamed(path) if is_streamed(path) else path
             continue
         try:
             with contextlib.nullcontext(sys.stdin.buffer) if path == STDIN else open(path, "rb") as source:
                 head = source.read(STREAM + 1)
-                if b"\0" in head[:SNIFF]:
+                if is_binary_data(head):
                     problem(f"skipped {path}: binary data", False)
                     continue
                 if len(head) <= STREAM:

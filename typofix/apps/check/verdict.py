@@ -39,7 +39,6 @@ from __future__ import annotations
 import math
 import re
 
-
 from typofix.apps.check.checkable import Row
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps

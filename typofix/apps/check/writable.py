@@ -17,6 +17,7 @@ from functools import lru_cache
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.prose import mask_code_spans
 from typofix.apps.check.checkable import Row
+from typofix.words.shape import line_bounds
 
 # A token holding one of these around a word is code: a variable ($x, ${x}), an index or a call (m[k], f(x)),
 # an assignment, a name (snake_case), a path, an escape, a decorator or an address, an attribute or a
@@ -35,9 +36,8 @@ def code_shaped(text: str, start: int, end: int) -> bool:
     on its line, or part of a larger token (the run of non-space characters around it, the quotes,
     brackets, emphasis and punctuation of prose taken off its ends, a Markdown link's target too) that
     holds one of `CODE_MARKS` or starts with one of `CODE_STARTS`."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start:len(text) if line_end < 0 else line_end]
+    line_start, line_end = line_bounds(text, start, end)
+    line = text[line_start:line_end]
     at, to = start - line_start, end - line_start
     if not _masked(line)[at:to].strip() or line.count("`", 0, at) % 2:
         return True

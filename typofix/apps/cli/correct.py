@@ -11,6 +11,7 @@ from collections import deque
 from typofix.apps.cli.options import (add_jobs_option, add_model_options, add_real_words_option, add_words_option,
                                       json_line, load_corrector, positive_int, recipe)
 from typofix.files.exits import OK, UsageError, fail, whole_writes
+from typofix.files.sniff import SNIFF, is_binary_data
 
 # What --real-words needs (its help and its error say the same): its reports are a field of the JSON records.
 REAL_WORDS_NEED = "--json and text (- or --file), one job"
@@ -103,7 +104,6 @@ def explain(corrector, words: list[str], as_json: bool) -> int:
     return OK
 
 
-SNIFF = 8192  # bytes read to tell binary from text, as git and `typofix check` do
 
 
 def open_text(path: str | None):
@@ -120,7 +120,7 @@ def open_text(path: str | None):
 def is_binary(source) -> bool:
     """A NUL byte in the first 8 KiB: an executable, an image, an archive, never text to correct (the words
     inside one would be rewritten, and the file broken). A person typing is not (nor waited for here)."""
-    return not source.isatty() and b"\0" in source.buffer.peek(SNIFF)[:SNIFF]
+    return not source.isatty() and is_binary_data(source.buffer.peek(SNIFF))
 
 
 def pass_through(source, args: argparse.Namespace) -> int:
