@@ -215,3 +215,18 @@ def test_binary_input_comes_back_byte_for_byte_and_what_cannot_be_read_is_one_li
     closed = subprocess.run([sys.executable, "-m", "typofix", "correct", "-"], stdin=subprocess.DEVNULL,
                             capture_output=True, env=ENV, timeout=60, preexec_fn=lambda: os.close(0))
     assert (closed.returncode, closed.stderr) == (2, b"typofix: error: cannot read stdin: Bad file descriptor\n")
+
+
+def test_a_process_may_be_forked_until_it_loads_a_model_runtime():
+    """`fork_is_safe`: check --jobs forks its workers from a parent with the Corrector loaded, but never once
+    onnxruntime (or torch) is loaded, whose sessions and thread pools a forked copy would share half."""
+    script = ("from typofix.engine.jobs import fork_is_safe\n"
+              "from typofix.engine.corrector import Corrector\n"
+              "corrector = Corrector.load()\n"
+              "print(fork_is_safe())\n"
+              "corrector.weigh(['recieve'])\n"  # (the bundled model's runtime starts on its first search)
+              "print(fork_is_safe())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=ENV, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]

@@ -2,7 +2,10 @@
 back their results in input order, so the output is exactly that of one process.
 
 Processes, not threads: the search is Python and numpy between model calls, and the GIL would serialise it.
-Workers are spawned (not forked): a parent that already opened onnxruntime sessions must not be copied.
+Workers are spawned: a parent that already opened onnxruntime sessions must not be copied. A pool whose parent
+has loaded its Corrector but holds no runtime yet (`fork_is_safe`) forks instead (`check --jobs`): its workers
+start with the Corrector in hand, sharing its pages, where a spawned one took about a second of a core to
+import and load it.
 
 Workers live and die with their parent, whatever ends it. They ignore Ctrl-C (a terminal sends it to the whole
 process group; the parent alone answers it, once) and, on Linux, the kernel kills them when the parent dies
@@ -51,6 +54,14 @@ class CorrectorRecipe:
         from typofix.engine.corrector import Corrector
 
         return Corrector.load(self.model, settings=self.settings, user_words=self.user_words)
+
+
+def fork_is_safe() -> bool:
+    """Whether a copy of this process made by fork works as the process does: POSIX fork, no thread but this
+    one, and neither onnxruntime nor torch loaded (their thread pools and sessions are not copied whole: a
+    forked copy's first model call may wait for ever)."""
+    return ("fork" in multiprocessing.get_all_start_methods() and sys.platform.startswith("linux")
+            and threading.active_count() == 1 and not {"onnxruntime", "torch"} & set(sys.modules))
 
 
 # --- in a worker ------------------------------------------------------------------------------------------------
