@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typofix.words.casing import (APOSTROPHE, CASE, NAME, CasedForms, Repair, capital_pronouns, case_forms,
-                                  is_contraction)
+from typofix.words.casing import (APOSTROPHE, CASE, NAME, CasedForms, Repair, among_words, capital_pronouns,
+                                  case_forms, is_contraction, pronouns_at)
 from typofix.words.indexcache import SortedTable
 
 
@@ -50,6 +50,20 @@ def test_the_pronoun_is_written_with_its_capital():
     # a list marker, a numeral, an initial, a path, an option or a part of a word stays as it is
     for kept in ("(i) first", "i) first", "item i.", "i.e. this", "-i", "x/i", "i-node", "$i", "hi", "fix it"):
         assert capital_pronouns(kept) == kept
+
+
+def test_a_pronoun_stands_among_words_and_a_commands_argument_does_not():
+    words = {"and", "so", "think", "said", "went", "me"}.__contains__
+
+    def among(text: str) -> list[bool]:
+        return [among_words(text, a, b, words) for a, b in pronouns_at(text)]
+
+    assert among("so i think. Yes, i said \"i went\" and i") == [True] * 4
+    assert among("i'm here\nme and i") == [True, True]
+    # before it a program's name, or after it an operator or an option: an argument in a command line
+    assert among("run npm i && npm test") == [False]
+    assert among("so i think npm i is fine") == [True, False]
+    assert among("and i -D") == [False]
 
 
 def test_forms_looked_up_ahead_from_the_index_cache_repair_as_one_at_a_time():

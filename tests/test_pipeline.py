@@ -201,3 +201,11 @@ def test_the_same_typo_is_chosen_per_occurrence(bundled):
     # Each text a document of its own: in one document a word written twice is the writer's (the detector's
     # `repeats`), which is another question than the per-occurrence choice asked here.
     assert bundled.correct_each(["the stock pice rose", "pice"]) == ["the stock price rose", "piece"]
+
+
+def test_the_pronoun_i_is_written_I_among_words_not_as_a_commands_argument(tiny_ckpt):
+    corrector = Corrector.load(tiny_ckpt, settings=SMALL)
+    texts = ["Then i think that i will go home.", "To set it up, run npm i && npm test in the folder."]
+    found = corrector.corrections_many(texts)
+    assert [(c.before.strip(), c.after.strip()) for c in found[0] if "i" in c.before.split()] == [("i", "I")] * 2
+    assert not [c for c in found[1] if "i" in c.before.split()]

@@ -32,7 +32,7 @@ from typofix.engine.results import Correction, Suggestion
 from typofix.engine.settings import DecodingSettings
 from typofix.words.context import BigramModel
 from typofix.words.distance import one_edit_from, osa_distance
-from typofix.words.casing import APOSTROPHE, CASE, CasedForms, Repair, capital_pronouns
+from typofix.words.casing import APOSTROPHE, CASE, CasedForms, Repair, among_words, pronouns_at
 from typofix.words.lexicon import AcceptedWords, Lexicon
 from typofix.words.shape import code_share, in_code_token, leading_mark, surroundings
 from typofix.words.text import Piece, match_case, neighbours, split_text, starts_sentence
@@ -251,15 +251,21 @@ class TextPipeline:
 
     def _pronouns(self, texts: list[str], found: "Proposals", chosen: dict[tuple[int, int], str]) -> None:
         """The pronoun typed in lower case (i, i'm, i'll) written I, I'm, I'll in copied text on lines of English
-        prose (not code, not another language, where a lone i is a variable or a word of its own)."""
+        prose (not code, not another language, where a lone i is a variable or a word of its own), among words
+        (`among_words`: not a command's argument, `npm i && npm test`)."""
         for t, pieces in enumerate(found.split):
             for i, (text, is_word) in enumerate(pieces):
-                if "i" in text and not is_word:
-                    fixed = capital_pronouns(text)  # (its pattern keeps paths, options, numerals out)
-                    if fixed != text:
-                        at = next(k for k, (a, b) in enumerate(zip(text, fixed)) if a != b)
-                        if self._prose_line(texts[t], found.starts[t][i] + at):  # the (first) pronoun's line
-                            chosen[t, i] = fixed
+                spans = pronouns_at(text) if not is_word else []  # (its pattern keeps paths, options, numerals out)
+                start = found.starts[t][i]
+                spans = [(a, b) for a, b in spans if among_words(texts[t], start + a, start + b, self._is_word)]
+                if spans and self._prose_line(texts[t], start + spans[0][0]):  # the (first) pronoun's line
+                    chosen[t, i] = "".join(text[at:a] + "I" + text[a + 1:b]
+                                           for at, (a, b) in zip([0] + [b for _, b in spans], spans)) + \
+                        text[spans[-1][1]:]
+
+    def _is_word(self, word: str) -> bool:
+        """Whether `word` (as written) is a word of the language: one the acceptance dictionary has."""
+        return self.accepted is not None and (word in self.accepted or word.lower() in self.accepted)
 
     def occurrences_many(self, texts: list[str], document: DocumentVocabulary | None = None
                          ) -> list[list[Occurrence]]:

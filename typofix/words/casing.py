@@ -31,9 +31,35 @@ _S_STEMS = frozenset("it that what there here who he she let where how when why 
 _PRONOUN = re.compile(r"(?<![\w'\u2019\-./\\(\[$%#@])i(?=(?:['\u2019](?:m|ll|d|ve))?(?![\w\-/\\)\]]|\.\w|\.(?:\s|$)))")
 
 
+# What may stand on either side of a word of prose without making it something else: a clause's ends, quotes,
+# brackets, dashes
+_PROSE_MARKS = ",;:.!?\"'()[]\u2018\u2019\u201c\u201d\u2013\u2014\u2026"
+
+
 def capital_pronouns(text: str) -> str:
     """`text` with the pronoun i (alone, or in i'm, i'll, i'd, i've) written I."""
     return _PRONOUN.sub("I", text) if "i" in text else text
+
+
+def pronouns_at(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each pronoun i (with its clitic) that `capital_pronouns` would write I."""
+    return [m.span() for m in _PRONOUN.finditer(text)] if "i" in text else []
+
+
+def among_words(text: str, start: int, end: int, is_word: Callable[[str], bool]) -> bool:
+    """Whether `text[start:end]` (a pronoun) stands among words on its line: the token before it is a word of
+    the language (`is_word`: a program's name is none) or ends a clause, or there is none; the token after it
+    starts with a letter or a mark of prose, or there is none. An argument in a command line stands among
+    other things: `npm i && npm test`, `pnpm i -D`, `run npm i`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[line_start:start].split()
+    if before and before[-1][-1] not in _PROSE_MARKS:
+        word = before[-1].lstrip(_PROSE_MARKS)
+        if not (word.replace("'", "").replace("\u2019", "").isalpha() and is_word(word)):
+            return False
+    line_end = text.find("\n", end)
+    after = text[end:line_end if line_end >= 0 else len(text)].split()
+    return not after or after[0][0].isalpha() or after[0][0] in _PROSE_MARKS
 
 
 class Repair(NamedTuple):
