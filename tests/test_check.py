@@ -202,6 +202,24 @@ def test_check_reports_path_line_column_and_exits_1(tmp_path, config):
                                         f"{text}:3:9: definately ==> definitely"]  # a tab counts one column
 
 
+def test_a_byte_order_mark_is_no_column_and_is_kept_by_write_changes(tmp_path, config):
+    """A file that starts with a byte order mark (some Windows editors write one): its first line's columns are
+    those the editor shows, in every reader and from standard input, and -w keeps the mark."""
+    text = "We recieved teh letter.\nIt was definately good.\n"
+    files = {"letter.txt": text, "letter.md": text, "letter.py": "# " + text.replace("\n", "\n# ", 1)}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(b"\xef\xbb\xbf" + content.encode())
+    done = typofix("check", *(str(tmp_path / name) for name in files), config=config)
+    places = ["1:4: recieved ==> received", "1:13: teh ==> the", "2:8: definately ==> definitely"]
+    python = ["1:6: recieved ==> received", "1:15: teh ==> the", "2:10: definately ==> definitely"]
+    assert done.stdout.splitlines() == [f"{tmp_path / name}:{place}" for name in files
+                                        for place in (python if name.endswith(".py") else places)], done.stderr
+    done = typofix("check", "-", config=config, stdin="\ufeff" + text)
+    assert done.stdout.splitlines() == [f"-:{place}" for place in places], done.stderr
+    typofix("check", "-w", str(tmp_path / "letter.txt"), config=config)
+    assert (tmp_path / "letter.txt").read_bytes() == b"\xef\xbb\xbfWe received the letter.\nIt was definitely good.\n"
+
+
 def test_check_walks_folders_skips_git_and_binary_and_exits_0_when_clean(tmp_path, config):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "notes").write_text("teh\n")

@@ -31,7 +31,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typofix.apps.check.checkable import Checkable, Row, Start
 from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.reader import Window, scan_blocks, scan_text, scan_window, windows
+from typofix.apps.check.reader import Window, mark_length, scan_blocks, scan_text, scan_window, windows
 from typofix.engine.corrector import SearchMemory
 from typofix.engine.jobs import children_ignore_interrupts, die_with_parent, fork_is_safe
 from typofix.files.exits import STOP_SIGNALS
@@ -99,7 +99,9 @@ def _forked(parent: int) -> None:
 def _read(source: Source) -> Iterator[Checkable]:
     """What of the file the model must see: one Checkable, or one a block of a big plain-text file."""
     if isinstance(source, tuple):
-        yield _checker.checkable(scan_text(*source))
+        name, text = source
+        skip = mark_length(text)
+        yield _checker.checkable(scan_text(name, text[skip:]), Start(skip))
         return
     if isinstance(source, Streamed):
         yield source  # (read later, window by window)

@@ -35,6 +35,15 @@ def read_text(path: str) -> str:
         return f.read()
 
 
+BOM = "\ufeff"  # the byte order mark some editors write first: no character of the first line, for a column
+
+
+def mark_length(text: str) -> int:
+    """How many characters of `text` a byte order mark takes at its start (0 or 1): a file's first Scan starts
+    after it, there in the file's text, so that its first line's columns are those an editor shows."""
+    return 1 if text.startswith(BOM) else 0
+
+
 def scan_text(path: str, text: str) -> Scan:
     """The Scan of `text`, the content of the file at `path` (its name and first line pick the reader)."""
     return scan_as(path, text, _language(path, text))
@@ -86,9 +95,10 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
     with open_text(path) as f:
         text = f.read(block)
         more = f.read(block)
-        language = _language(path, text)
+        skip = mark_length(text)
+        language = _language(path, text[skip:])
         if not more or language.kind not in BLOCKED_KINDS:
-            yield Block(scan_as(path, text + more + f.read(), language), 0, 0)
+            yield Block(scan_as(path, (text + more + f.read())[skip:], language), skip, 0)
             return
         for piece, offset, line, column in _pieces(f, text + more, block, block, _BREAKS[language.kind]):
             yield Block(scan_as(path, piece, language), offset, line, ignores_file(piece), column)
@@ -131,7 +141,7 @@ def windows(path: str, first: int | None = None, most: int | None = None, name: 
     name = path if name is None else name
     with open_text(path) as f:
         start = f.read(200)
-        language = _language(name, start)
+        language = _language(name, start[mark_length(start):])
         for text, offset, line, column in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
                                                   _BREAKS.get(language.kind, _BREAKS["text"])):
             yield Window(name, text, offset, line, language, column)
@@ -165,7 +175,8 @@ def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern
             ) -> Iterator[tuple[str, int, int, int]]:
     """The rest of the open file `f` (after `pending`, read already) in pieces of about `first`, then twice
     as many characters each, up to `most`, each cut as `_last_break` says: (text, offset, line, column)."""
-    offset, line, column, size = 0, 0, 0, first
+    offset = mark_length(pending)
+    pending, line, column, size = pending[offset:], 0, 0, first
     while True:
         while len(pending) <= size:
             more = f.read(max(size, 1 << 16))
