@@ -220,6 +220,18 @@ def test_a_byte_order_mark_is_no_column_and_is_kept_by_write_changes(tmp_path, c
     assert (tmp_path / "letter.txt").read_bytes() == b"\xef\xbb\xbfWe received the letter.\nIt was definitely good.\n"
 
 
+def test_a_file_name_with_a_line_break_is_quoted_in_its_findings_line(tmp_path, config):
+    """Each finding is one line whatever the file is called: a name holding a control character is quoted as
+    C writes a string (as git and ls show it); --json gives it as it is."""
+    (tmp_path / "two\nlines.txt").write_text("We recieved it.\n")
+    (tmp_path / "plain.txt").write_text("We recieved it.\n")
+    done = typofix("check", ".", config=config, cwd=tmp_path)
+    assert sorted(done.stdout.splitlines()) == ['"./two\\nlines.txt":1:4: recieved ==> received',
+                                                "./plain.txt:1:4: recieved ==> received"], done.stderr
+    done = typofix("check", "--json", "two\nlines.txt", config=config, cwd=tmp_path)
+    assert json.loads(done.stdout)["path"] == "two\nlines.txt"
+
+
 def test_check_walks_folders_skips_git_and_binary_and_exits_0_when_clean(tmp_path, config):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "notes").write_text("teh\n")

@@ -4,11 +4,24 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from typofix.apps.cli.options import json_line
 
 WHERE = ("text", "literal", "identifier", "real-word")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def shown_path(path: str) -> str:
+    """`path` as a finding's line shows it: as it is, or, where it holds a control character (a line break
+    would cut the line in two for whoever reads it line by line), quoted as C writes a string, as git and ls
+    show such a name: `"we\\nird.txt"`."""
+    if not _CONTROL.search(path):
+        return path
+    return '"' + re.sub(r'[\x00-\x1f\x7f\\"]', lambda c: _ESCAPES.get(c.group(), f"\\{ord(c.group()):03o}"),
+                        path) + '"'
 
 
 @dataclass(frozen=True)
@@ -41,7 +54,7 @@ class Finding:
         note = {"identifier": " (in an identifier: left as it is)",
                 "literal": " (in a one-word literal: left as it is)",
                 "real-word": " (real word? left as it is)"}.get(self.where, "")
-        return f"{self.path}:{self.line}:{self.column}: {self.word} ==> {self.correction}{note}"
+        return f"{shown_path(self.path)}:{self.line}:{self.column}: {self.word} ==> {self.correction}{note}"
 
     def as_json(self) -> dict:
         confidence = self.confidence

@@ -41,7 +41,7 @@ from typofix.apps.check.verdict import Verdict
 from typofix.apps.check.vocabulary import Vocabulary
 from typofix.apps.check.walk import STDIN, Pipe, Selection, files_to_check
 from typofix.apps.check.writable import fixable
-from typofix.files.exits import fail, whole_writes
+from typofix.files.exits import fail, message, whole_writes
 from typofix.files.sniff import is_binary_data
 
 
@@ -85,12 +85,12 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
     verdict = Verdict(vocabulary, run.min_confidence, run.known_only, known, run.identifiers,
                       frozenset(run.user_words))
 
-    def problem(message: str, error: bool) -> None:
+    def problem(text: str, error: bool) -> None:
         if error:
-            fail(prog, message, 2)
+            fail(prog, text, 2)
             outcome.errors += 1
         else:
-            print(f"{prog}: note: {message}", file=sys.stderr, flush=True)
+            print(message(prog, text, "note"), file=sys.stderr, flush=True)
 
     ignored: set[str] = set()  # files a block of which says `typofix: ignore-file`
     with CheckPool(recipe, run.jobs, run.identifiers, run.real_words, run.prose_threshold,
