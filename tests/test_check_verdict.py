@@ -10,8 +10,8 @@ import pytest
 from typofix.apps.check.findings import Finding, finding_line
 from typofix.apps.check.fixes import FixError, fixed_text, same_python, write_fixes
 from typofix.apps.check.reader import scan_text
-from typofix.apps.check.verdict import (Verdict, in_address, in_listed_compound, is_affix, is_derived, is_name,
-                                       is_possessive)
+from typofix.apps.check.verdict import (Verdict, in_address, in_listed_compound, is_affix, is_combining_form,
+                                       is_derived, is_name, is_possessive)
 from typofix.apps.check.vocabulary import Vocabulary, WordUse, cased_terms, is_swap, software_terms
 from typofix.engine.results import Suggestion, Weighed
 
@@ -220,6 +220,12 @@ def test_word_relations():
     line = "a mish-mash of e-mail, darn-tootin and kernel-sapce"
     assert [in_listed_compound(line, line.index(w), line.index(w) + len(w))
             for w in ("mish", "mash", "mail", "tootin", "sapce", "of")] == [True, True, True, False, False, False]
+    # the part before a hyphen that begins many listed words, not its correction: a combining or clipped form
+    line = "intra-line, regen-keyword, a poygon-tuple, acces-control, the intra line"
+    assert [is_combining_form(line, line.index(w), line.index(w) + len(w), fix) for w, fix in
+            (("intra", "intro"), ("regen", "region"), ("poygon", "polygon"), ("acces", "access"))] == [
+        True, True, False, False]
+    assert not is_combining_form(line, line.rindex("intra"), line.rindex("intra") + 5, "intro")  # no hyphen
     line = "sr@latn by Ann <ann at example.org>, look at python.org"
     assert [in_address(line, line.index(w), line.index(w) + len(w))
             for w in ("latn", "sr", "ann", "by", "look", "python")] == [True, True, True, False, False, False]

@@ -14,7 +14,9 @@ A finding is dropped when
   not a typo; or the word with an apostrophe before its final s that makes no contraction (`normalizations` ->
   normalization's): the word is a plural, or a misspelled one (`agencys`, whose fix is agencies), never a
   slip an apostrophe fixes;
-* it is a part of a word written with hyphens that is a listed word without them (`mish-mash`, `e-mail`);
+* it is a part of a word written with hyphens that is a listed word without them (`mish-mash`, `e-mail`), or
+  the part before a hyphen that begins many listed words and not its correction: a combining form or a
+  clipped word (`intra-line`: intranet, intravenous, ...; `regen-keyword`);
 * it is a part of an address: a run of letters, digits and dots with an at sign between two of them
   (`jdoe@example.org`, a locale's modifier `sr@latn`), or a mail address spelled with " at " in angle brackets
   (`<jdoe at example.org>`). Its letters still count as the project's words: an author's address at the top
@@ -41,7 +43,8 @@ import re
 
 from typofix.apps.check.checkable import Row
 from typofix.apps.check.findings import Finding
-from typofix.apps.check.vocabulary import NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps
+from typofix.apps.check.vocabulary import (NAMED_SLIP, Vocabulary, common_word, is_swap, listed_word, swaps,
+                                          words_beginning)
 from typofix.engine.results import Weighed
 from typofix.words.casing import is_contraction
 from typofix.words.distance import one_edit_from, osa_distance
@@ -111,6 +114,7 @@ class Verdict:
             return False
         return not (finding.where == "text" and (is_name(word, masked, at) or is_affix(masked, at, at + len(word))
                                                  or in_listed_compound(masked, at, at + len(word))
+                                                 or is_combining_form(masked, at, at + len(word), finding.correction)
                                                  or in_address(masked, at, at + len(word))))
 
     def keep_in(self, finding: Finding, row: Row | None) -> bool:
@@ -225,6 +229,20 @@ def in_listed_compound(masked: str, start: int, end: int) -> bool:
         if compound.start() <= start and end <= compound.end():
             return listed_word(compound.group().replace("-", "").lower())
     return False
+
+
+# A word that this many listed words or more begin with, written before a hyphen, is a combining form
+COMBINING = 5
+
+
+def is_combining_form(masked: str, start: int, end: int, correction: str) -> bool:
+    """Whether the word at masked[start:end] is a combining form or a clipped word joined to the next by a
+    hyphen (`intra-line`, `regen-keyword`, `hurd-any`): `COMBINING` listed words or more begin with it
+    (intramural, intranet, ...), and `correction` does not (a word cut short, `acces-control`, is a typo)."""
+    word = masked[start:end].lower()
+    if masked[end:end + 1] != "-" or not masked[end + 1:end + 2].isalpha():
+        return False
+    return not correction.lower().startswith(word) and words_beginning(word, COMBINING) >= COMBINING
 
 
 _REACH = 200  # characters either side of a word that the rules reading around it look at (a line can be megabytes)

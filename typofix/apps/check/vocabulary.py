@@ -202,6 +202,18 @@ def listed_word(word: str) -> bool:
     return _word_list().count(word) > 0
 
 
+def words_beginning(prefix: str, most: int) -> int:
+    """How many listed words begin with lowercase `prefix` (itself included, if listed), counted up to `most`."""
+    trie = _word_list().trie
+    node = trie.walk(prefix)
+    found, stack = 0, [node] if node >= 0 else []
+    while stack and found < most:
+        node = stack.pop()
+        found += bool(trie.is_word[node])
+        stack.extend(trie.children(node).values())
+    return found
+
+
 def common_word(word: str) -> bool:
     """Whether `word` is among the common English words of the bundled word list."""
     return _word_list().count(word) >= COMMON
