@@ -2,10 +2,11 @@
 back their results in input order, so the output is exactly that of one process.
 
 Processes, not threads: the search is Python and numpy between model calls, and the GIL would serialise it.
-Workers are spawned: a parent that already opened onnxruntime sessions must not be copied. A pool whose parent
-has loaded its Corrector but holds no runtime yet (`fork_is_safe`) forks instead (`check --jobs`): its workers
-start with the Corrector in hand, sharing its pages, where a spawned one took about a second of a core to
-import and load it.
+Workers are forked from a parent that has loaded the Corrector and holds no model runtime yet (`fork_is_safe`:
+the bundled model's runtime starts on the first search): they start with it in hand, sharing its pages, where a
+spawned one took most of a second of a core to import typofix and load it (`correct --jobs 2` of one line:
+1.0 -> 0.6 s). A parent that already opened onnxruntime sessions (a model given as a path) must not be copied:
+its workers are spawned, each loading its own.
 
 Workers live and die with their parent, whatever ends it. They ignore Ctrl-C (a terminal sends it to the whole
 process group; the parent alone answers it, once) and, on Linux, the kernel kills them when the parent dies
@@ -89,14 +90,24 @@ def _watch(parent: int) -> None:
     threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
-def _serve(connection: Connection, parent: int, initializer: Callable, initargs: tuple) -> None:
-    """A worker's life: set up, then run each (function, argument) received and send back ("ok", result) or
-    ("error", exception), until the parent closes the pipe."""
+def _serve(connection: Connection, parent: int, initializer: Callable | None, initargs: tuple,
+           inherited: tuple[Connection, ...] = ()) -> None:
+    """A worker's life: set up (None: forked from a parent that did), then run each (function, argument)
+    received and send back ("ok", result) or ("error", exception), until the parent closes the pipe. A forked
+    worker first closes its copies of the parent's ends of the pipes (`inherited`: its own and the workers'
+    before it, whose end of the file would otherwise never be reached) and ends on SIGTERM and SIGHUP as a
+    spawned one does (the parent's handlers, copied, would raise in it)."""
+    for end in inherited:
+        end.close()
+    if initializer is None:
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C, for the whole pool
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
     try:
-        initializer(*initargs)
+        if initializer is not None:
+            initializer(*initargs)
         ready = ("ok", None)
     except Exception as err:
         ready = ("error", _sendable(err))
@@ -145,9 +156,9 @@ def children_ignore_interrupts() -> Iterator[None]:
 # --- in the parent ----------------------------------------------------------------------------------------------
 
 class WorkerPool:
-    """`jobs` spawned worker processes, each set up by `initializer(*initargs)`, that run calls and hand back
-    their results in the order they were asked for, with at most `in_flight` x jobs calls under way or waiting
-    to be handed back. A context manager: its workers exist inside the `with` and never outlive it, nor the
+    """`jobs` worker processes (forked or spawned: `_start`), each set up by `initializer(*initargs)`, that run
+    calls and hand back their results in the order they were asked for, with at most `in_flight` x jobs calls
+    under way or waiting to be handed back. A context manager: its workers exist inside the `with` and never outlive it, nor the
     process. An exception in a call is raised here, when its turn comes; a worker that dies raises WorkerDied.
 
     In the main thread, SIGINT, SIGTERM and SIGHUP raise `Stopped` while the pool waits (for results, or for the
@@ -181,12 +192,23 @@ class WorkerPool:
         self._close(kill=exc_type is not None)
 
     def _start(self) -> None:
-        """Spawn every worker with Ctrl-C ignored (`children_ignore_interrupts`)."""
-        context = multiprocessing.get_context("spawn")
+        """Start every worker with Ctrl-C ignored (`children_ignore_interrupts`): forked, once this process has
+        run the set-up itself, where that leaves it safe to fork (`fork_is_safe`: each worker starts set up,
+        in a hundredth of a second where a spawned one took most of a second to import and load); else spawned,
+        each setting itself up."""
+        forked = fork_is_safe()
+        if forked:
+            self._initializer(*self._initargs)
+            forked = fork_is_safe()  # (a set-up that started a model runtime: spawned after all)
+            sys.stdout.flush()  # (a fork flushes its copy of what is buffered when it ends)
+            sys.stderr.flush()
+        context = multiprocessing.get_context("fork" if forked else "spawn")
+        setup = (None, ()) if forked else (self._initializer, self._initargs)
         with children_ignore_interrupts():
             for _ in range(self.jobs):
                 mine, theirs = context.Pipe()
-                worker = context.Process(target=_serve, args=(theirs, os.getpid(), self._initializer, self._initargs),
+                inherited = (mine, *(end for _, end in self._workers)) if forked else ()
+                worker = context.Process(target=_serve, args=(theirs, os.getpid(), *setup, inherited),
                                          name="typofix-worker", daemon=True)
                 worker.start()
                 theirs.close()  # the worker's end is the worker's: its death is then an EOF here
