@@ -232,6 +232,19 @@ def test_a_file_name_with_a_line_break_is_quoted_in_its_findings_line(tmp_path, 
     assert json.loads(done.stdout)["path"] == "two\nlines.txt"
 
 
+def test_a_typo_first_in_a_comment_or_a_list_item_is_found(tmp_path, config):
+    """The capital of a comment's first word is a sentence's (after `# ` it was taken for a name's, and
+    `Configuraton` was left alone), and a comment's or a list item's mark is no code on its line (it made the
+    line read as code to the detector)."""
+    (tmp_path / "deploy.py").write_text("# Configuraton for the deploy job\nJOB = 1\n")
+    (tmp_path / "notes.md").write_text("Steps:\n\n- Installaton of the tools comes first.\n")
+    (tmp_path / "notes.txt").write_text("# the defintion of the deploy job\n")
+    done = typofix("check", ".", config=config, cwd=tmp_path)
+    assert sorted(done.stdout.splitlines()) == ["./deploy.py:1:3: Configuraton ==> Configuration",
+                                                "./notes.md:3:3: Installaton ==> Installation",
+                                                "./notes.txt:1:7: defintion ==> definition"], done.stderr
+
+
 def test_check_walks_folders_skips_git_and_binary_and_exits_0_when_clean(tmp_path, config):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "notes").write_text("teh\n")

@@ -42,6 +42,10 @@ def test_lines_that_read_as_code_or_commands():
     assert code_share("for (i = 0; i < n; i++) { x[i] = 0; }") > 0.3
     assert code_share("We received the letter and the parcel.") == 0.0
     assert code_share("") == 0.0
+    # a comment's, heading's or list item's mark before the first word is no code
+    assert code_share("# We received the letter.") == code_share("// We received it.") == 0.0
+    assert code_share("- the letter") == code_share("  * the letter") == 0.0
+    assert code_share("#include <stdio.h>") > 0.1 and code_share("x = f(y)  # set x") > 0.2  # (no mark: code)
     assert has_option("run it with -v to see more") and has_option("--verbose prints every step")
     assert not has_option("a well-known fact") and not has_option("nothing - at all")
 

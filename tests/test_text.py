@@ -119,3 +119,9 @@ def test_a_word_starts_a_sentence_after_a_stop_a_line_or_nothing():
     pieces = split_text(text, 40, True)
     opening = {p.text for i, p in enumerate(pieces) if p.word and starts_sentence(pieces, i)}
     assert opening == {"Alice", "Then", "Dave", "Eve", "Gina"}  # not Carol (after Then), Bob, Frank
+    # after a heading's, list item's, quote's or comment's mark, where the sentence goes on in lower case; a
+    # marked label of names is no sentence (`# Wolof - Senegal`), nor a mark inside a line
+    text = "# Setup for all\n- Run the job\n  * Then stop\n// Note this\n> Quote it\n# Wolof - Senegal\nBob # Carl ran"
+    pieces = split_text(text, 40, True)
+    opening = {p.text for i, p in enumerate(pieces) if p.word and starts_sentence(pieces, i)}
+    assert opening == {"Setup", "Run", "Then", "Note", "Quote", "Bob"}

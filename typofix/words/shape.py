@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from typofix.words.text import LINE_MARKS
+
 # Characters that join the parts of code-shaped tokens (keys, paths, addresses, expressions).
 _JOINERS = frozenset("_/@=.:\\$%#{}[]<>|*&+~^()")
 _CODE = frozenset("{}[]()<>=;$|&\\/_*#@:`^~+")  # what makes a line read as code, config or a command
@@ -81,7 +83,12 @@ def quoted(token: str, word_start: int, word_len: int) -> bool:
 
 
 def code_share(line: str) -> float:
-    """The share of the line's non-space characters that are code's punctuation (0 for prose, high for code)."""
+    """The share of the line's non-space characters that are code's punctuation (0 for prose, high for code).
+    A heading's, list item's, quote's or comment's mark before its first word (`# Title`, `// note`:
+    `typofix.words.text.LINE_MARKS`) is neither."""
+    mark = LINE_MARKS.match(line)
+    if mark is not None:
+        line = line[mark.end():]
     visible = [c for c in line if not c.isspace()]
     return sum(c in _CODE for c in visible) / len(visible) if visible else 0.0
 

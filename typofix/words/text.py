@@ -171,19 +171,39 @@ def neighbours(pieces: list[Piece], i: int) -> tuple[str | None, str | None]:
 
 def starts_sentence(pieces: list[Piece], i: int) -> bool:
     """Whether piece `i` opens a sentence: nothing but white space, opening quotes or brackets before it since
-    the start of the text or of a line, or a full stop, question or exclamation mark, or colon. A capital there says nothing
-    about the word; inside a sentence it says "a name"."""
+    the start of the text or of a line (or a heading's, a list item's, a quote's or a comment's mark there,
+    `LINE_MARKS`, with its sentence going on after it), or a full stop, question or exclamation mark, or colon. A capital there says nothing about
+    the word; inside a sentence it says "a name"."""
     for j in range(i - 1, -1, -1):  # (not `reversed(pieces[:i])`: a copy of the text's pieces at every call)
         piece = pieces[j]
         text = piece.text.rstrip(_OPENERS)
         if "\n" in piece.text[len(text):] or "\r" in piece.text[len(text):]:
             return True  # a line opens a sentence (a heading, a list item): as a text read line by line sees it
         if text:
-            return text[-1] in ".!?:"
+            if text[-1] in ".!?:":
+                return True
+            on_line = _LINE_BREAK.split(piece.text)[-1]
+            line_start = len(on_line) < len(piece.text) or j == 0
+            return (line_start and LINE_MARKS.fullmatch(on_line.rstrip(_QUOTES_AND_BRACKETS)) is not None
+                    and _sentence_goes_on(pieces, i))
     return True
 
 
+def _sentence_goes_on(pieces: list[Piece], i: int) -> bool:
+    """Whether piece `i` is followed, past a space, by a word in lower case: a sentence goes on so, where a
+    label (`# Wolof`, `# Dari - Afghanistan`, `- Jane Doe`) is a name as often as not, and no sentence."""
+    following = pieces[i + 1:i + 3]
+    return (len(following) == 2 and following[0].text in (" ", "\t") and following[1].word
+            and following[1].text[:1].islower())
+
+
 _OPENERS = " \t\r\n\"'([{\u201c\u2018"  # white space, and what may open a sentence before its first word
+_QUOTES_AND_BRACKETS = "\"'([{\u201c\u2018"
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+# What a line may start with before its first word that is neither code nor a word: a heading's mark, a list
+# item's bullet, a quote's mark, a comment's (`# Title`, `- item`, `* item`, `> quoted`, `// note`, `; note`,
+# `% note`, `-- note`), then white space
+LINE_MARKS = re.compile(r"[ \t]*(?:#{1,6}|[-*+>]|//+|;+|%+|--)[ \t]+")
 
 
 _LAST_WORD = re.compile(r"(?:^|(?<=\s))([A-Za-z]+)\s+$")  # copied text ending in a word and white space
