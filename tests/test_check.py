@@ -245,6 +245,21 @@ def test_a_typo_first_in_a_comment_or_a_list_item_is_found(tmp_path, config):
                                                 "./notes.txt:1:7: defintion ==> definition"], done.stderr
 
 
+def test_latex_is_checked_as_its_reader_reads_it_and_fixed_in_place(tmp_path, config):
+    """A LaTeX document's text is checked, its commands, keys, math and verbatim text are not, and -w writes
+    the fixes into the source (it had been read as code: nothing at all was checked)."""
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+                     "\\section{Introducton}\\label{sec:intro}\n"
+                     "The residual decreses, see~\\cite{saad2003} and $\\mathrm{argmin}_x$.\n"
+                     "\\end{document}\n")
+    done = typofix("check", "paper.tex", config=config, cwd=tmp_path)
+    assert done.stdout.splitlines() == ["paper.tex:4:10: Introducton ==> Introduction",
+                                        "paper.tex:5:14: decreses ==> decreases"], done.stderr
+    typofix("check", "-w", "paper.tex", config=config, cwd=tmp_path)
+    assert "\\section{Introduction}\\label{sec:intro}\nThe residual decreases, see~" in paper.read_text()
+
+
 def test_check_walks_folders_skips_git_and_binary_and_exits_0_when_clean(tmp_path, config):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "notes").write_text("teh\n")

@@ -7,6 +7,7 @@ import pytest
 
 from typofix.apps.check.checkable import Changing, Checkable
 from typofix.apps.check.languages import Language, language_of
+from typofix.apps.check.latex import mask_latex
 from typofix.apps.check.literals import is_text, mask_comment, mask_literal
 from typofix.apps.check.prose import mask_code_spans, mask_markdown, mask_rst
 from typofix.apps.check.reader import scan_blocks, scan_text, scan_window, windows
@@ -26,6 +27,7 @@ def words(masked: str) -> list[str]:
     ("ls.1", ".TH LS 1", "roff", None), ("printf.3p", '.\\" comment', "roff", None),
     ("pages.txt", ".\\\" Automatically generated", "roff", None), ("bsdtar.mdoc", ".Dd March 1, 2024", "roff", None),
     ("app.log.1", "2024-01-01 started", "text", None), ("notes.txt", ". a line starting with a dot", "text", None),
+    ("paper.tex", "\\documentclass{article}", "latex", None), ("macros.sty", "", "latex", None),
 ])
 def test_language_by_name_and_shebang(path, first_line, kind, lexer):
     assert language_of(path, first_line) == Language(kind, lexer)
@@ -140,6 +142,40 @@ def test_roff_keeps_roman_prose_and_hands_on_bold_italic_and_macro_names():
     assert [name for _, name in names] == ["chage", "chrt", "chage", "options", "LOGIN", "chage", "stty", "d",
                                            "lastday", "LAST_DAY", "lcase", "pushd", "popd", "createdb", "v", "file"]
     assert all(MAN_PAGE[at:at + len(name)] == name for at, name in names)
+
+
+PAPER = r"""\documentclass[11pt]{article}
+\usepackage{amsmath,graphicx}
+\begin{document}
+\section{Introducton}\label{sec:intro}
+We study the convergance of solvers~\cite{saad2003}, see Figure~\ref{fig:res} and \emph{teh} rest.
+Let $A \in \mathbb{R}^{n}$ and \(x_k\); it costs 5\% or \$3 (a \verb|raw_input| call).
+\begin{equation}
+  r_k = b - A x_k
+\end{equation}
+\begin{tabular}{|l|c|}
+Sepal & widht \\
+\end{tabular}
+\href{https://example.org/x}{the projcet page}
+% a commnet with \textbf{markup}
+\end{document}
+"""
+
+
+def test_latex_keeps_the_text_a_reader_reads_and_hands_on_commands_and_keys_as_names():
+    masked, names = mask_latex(PAPER)
+    assert len(masked) == len(PAPER) and masked.count("\n") == PAPER.count("\n")
+    assert words(masked) == ["Introducton", "We", "study", "the", "convergance", "of", "solvers", ",", "see",
+                             "Figure", "and", "teh", "rest.", "Let", "and", ";", "it", "costs", "5", "or", "3",
+                             "(a", "call).", "Sepal", "&", "widht", "the", "projcet", "page", "a", "commnet",
+                             "with", "markup"]
+    placed = [name for _, name in names]
+    assert {"documentclass", "article", "amsmath", "graphicx", "sec", "intro", "saad2003", "fig", "res",
+            "emph", "tabular", "href", "textbf", "pt"} <= set(placed)
+    assert all(PAPER[at:at + len(name)] == name for at, name in names)
+    # a dollar sign that opens no math (no closing one in its paragraph) is no math
+    masked, _ = mask_latex("It costs $5 and teh rest.\n\nMore $x$ here.")
+    assert words(masked) == ["It", "costs", "5", "and", "teh", "rest.", "More", "here."]
 
 
 def test_literals_lose_escapes_and_placeholders_and_one_word_literals_are_code():

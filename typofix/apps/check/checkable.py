@@ -26,7 +26,7 @@ from typofix.words.identifiers import identifier_pieces
 
 _LETTERS = re.compile(r"[A-Za-z]{2}")
 REMEMBERED = 200_000  # distinct runs whose answer `Changing` keeps (about 30 MB)
-PROSE_KINDS = frozenset({"text", "markdown", "rst", "roff"})  # the languages of files that are prose, not code
+PROSE_KINDS = frozenset({"text", "markdown", "rst", "latex", "roff"})  # the languages of files that are prose, not code
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,10 @@ class Checkable:
     column: int = 0  # where it starts in its first line (a block of a line longer than a block starts inside it)
     length: int = 0  # how long it is
     ignores_file: bool = False  # it holds the mark that leaves its whole file unchecked
-    prose: bool = False  # plain text, Markdown, reST or roff (`PROSE_KINDS`), not code
+    prose: bool = False  # plain text, Markdown, reST, LaTeX or roff (`PROSE_KINDS`), not code
+    # its reader blanks the markup around words (LaTeX: `\\emph{word}`), so -w judges a word's shape in the masked
+    # text, where the markup is gone and any code left is code
+    markup_blanked: bool = False
 
     @classmethod
     def of(cls, scan: Scan, changing: "Changing", identifiers: bool = False, every_line: bool = False,
@@ -110,7 +113,8 @@ class Checkable:
         lowered = Counter(lowered)
         found = cls(scan.path, WordUse.of(scan, lowered), python=scan.language.kind == "python",
                     digest=text_digest(scan.text), offset=offset, column=place.column, length=len(scan.text),
-                    ignores_file=ignores_file, prose=scan.language.kind in PROSE_KINDS)
+                    ignores_file=ignores_file, prose=scan.language.kind in PROSE_KINDS,
+                    markup_blanked=scan.language.kind == "latex")
         starts = line_starts(letters)
         clitics = _clitic_stems(masked)
         changing.prefetch([*written, *(run[:-1] for run in clitics)])

@@ -1,6 +1,6 @@
 """What a file is written in, from its name and its first line: Python (read with Python's own tokenizer),
 another language Pygments has a lexer for (JavaScript, Go, Rust, C, shell, YAML, TOML, JSON, Makefile, ...),
-or prose (Markdown, reStructuredText, plain text, roff: man pages), which is checked whole."""
+or prose (Markdown, reStructuredText, LaTeX, plain text, roff: man pages), which is checked whole."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ PYTHON_NAMES = (".py", ".pyi", ".pyw")
 MARKDOWN_NAMES = (".md", ".markdown", ".mdown", ".mkd")
 RST_NAMES = (".rst", ".rest")
 TEXT_NAMES = (".txt", ".text")
+LATEX_NAMES = (".tex", ".latex", ".ltx", ".sty", ".cls")  # documents, packages and classes
 # What a roff file starts with: a comment (`.\"`, `'\" t` before tbl), a man page's title (.TH) or an mdoc
 # one's date (.Dd), a macro package (.so, .de) or a request that sets up the text
 _ROFF_START = re.compile(r"""[.'][ \t]*(?:\\"|TH\b|Dd\b|so\b|de\b|ds\b|nr\b|ig\b|if\b|ie\b|tr\b|ft\b|\\")""")
@@ -29,7 +30,7 @@ _INTERPRETERS = {"sh": "bash", "dash": "bash", "ksh": "bash", "zsh": "zsh", "nod
 @dataclass(frozen=True)
 class Language:
     """How to read a file: `kind` "python", "code" (a Pygments lexer, named by its first alias `lexer`),
-    "markdown", "rst", "roff" or "text"."""
+    "markdown", "rst", "latex", "roff" or "text"."""
 
     kind: str
     lexer: str | None = None
@@ -54,6 +55,8 @@ def language_of(path: str, first_line: str) -> Language:
         return Language("markdown")
     if lower.endswith(RST_NAMES):
         return Language("rst")
+    if lower.endswith(LATEX_NAMES):
+        return Language("latex")
     roff = _ROFF_START.match(first_line) is not None
     if lower.endswith(TEXT_NAMES) and lower != "cmakelists.txt":
         return ROFF if roff else Language("text")

@@ -16,6 +16,7 @@ from typing import NamedTuple, TextIO
 
 from typofix.apps.check.ignores import apply_ignores, ignores_file
 from typofix.apps.check.languages import Language, language_of
+from typofix.apps.check.latex import mask_latex
 from typofix.apps.check.lexed import scan_lexed
 from typofix.apps.check.prose import mask_code_spans, mask_markdown, mask_rst
 from typofix.apps.check.pysource import scan_python
@@ -62,6 +63,9 @@ def scan_as(path: str, text: str, language: Language) -> Scan:
         scan = Scan(path, text, language, mask_rst(text))
     elif language.kind == "roff":
         masked, names = mask_roff(text)
+        scan = Scan(path, text, language, masked, identifiers=names)
+    elif language.kind == "latex":
+        masked, names = mask_latex(text)
         scan = Scan(path, text, language, masked, identifiers=names)
     else:
         scan = Scan(path, text, language, mask_code_spans(text))

@@ -139,7 +139,7 @@ def run_check(run: CheckRun, recipe, prog: str = "typofix") -> Outcome:
                 problem(f"cannot read {path.name}: {err.strerror or err}", True)
 
         for item, found in _in_turn(pool, live, weight, streamed):
-            reported = [replace(f, fixable=fixable(f, row, run.write_confidence))
+            reported = [replace(f, fixable=fixable(f, row, run.write_confidence, item.markup_blanked))
                         for f, row in found if verdict.keep_in(f, row)]
             if reported:
                 with whole_writes():  # (a stop waits for the lines: a full pipe would have it cut one short)

@@ -64,10 +64,12 @@ def code_shaped(text: str, start: int, end: int) -> bool:
 _masked = lru_cache(maxsize=4)(mask_code_spans)
 
 
-def fixable(finding: Finding, row: Row | None, write_confidence: float) -> bool:
+def fixable(finding: Finding, row: Row | None, write_confidence: float, markup_blanked: bool = False) -> bool:
     """Whether -w writes `finding`, which stands in `row` (None: a literal's or a name's): a text finding
-    whose confidence is `write_confidence` or more, outside the code's string literals, and not code-shaped."""
+    whose confidence is `write_confidence` or more, outside the code's string literals, and not code-shaped
+    (in the row as written, or, where its reader blanked the markup around words, `markup_blanked`: LaTeX's
+    `\\section{...}`, in the row as masked)."""
     at = finding.start - row.start if row is not None else 0  # (where in the row: a row may start inside its line)
     return (finding.where == "text" and row is not None and finding.confidence is not None
             and finding.confidence >= write_confidence and not row.in_string(at)
-            and not code_shaped(row.text, at, at + len(finding.word)))
+            and not code_shaped(row.masked if markup_blanked else row.text, at, at + len(finding.word)))
