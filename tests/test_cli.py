@@ -42,6 +42,26 @@ def test_bundled_corrects_words():
 
 
 @needs_bundled
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_with_code_or_markup_is_corrected_where_it_is_text(tmp_path, jobs):
+    """`correct --file` reads a program, Markdown or LaTeX as `check` reads it: its comments, docstrings and
+    prose are corrected, and its code, code blocks, markup, math and a program's strings come back as they
+    were (`graphicx` in a fence, in `\\usepackage` or as a name had become `graphics`)."""
+    files = {
+        "notes.md": ("Use `graphicx` here: we recieved it.\n\n```\nx = graphicx(1)\n```\n",
+                     "Use `graphicx` here: we received it.\n\n```\nx = graphicx(1)\n```\n"),
+        "paper.tex": ("\\usepackage{amsmath,graphicx}\nThe residual decreses, $\\mathrm{argmin}_x$.\n",
+                      "\\usepackage{amsmath,graphicx}\nThe residual decreases, $\\mathrm{argmin}_x$.\n"),
+        "tool.py": ('# We recieved the data.\nKEY = "recieve"\n\n\ndef graphicx(x):\n    """Retrun the value."""\n',
+                    '# We received the data.\nKEY = "recieve"\n\n\ndef graphicx(x):\n    """Return the value."""\n'),
+    }
+    for name, (text, fixed) in files.items():
+        (tmp_path / name).write_text(text)
+        done = typofix("correct", "--jobs", jobs, "--file", str(tmp_path / name))
+        assert (done.returncode, done.stdout.decode()) == (0, fixed), done.stderr
+
+
+@needs_bundled
 def test_bundled_corrects_text_from_stdin():
     done = typofix("correct", "-", stdin="Teh quick brown fox recieved 3 leters from http://exmaple.com.\n")
     assert done.returncode == 0, done.stderr

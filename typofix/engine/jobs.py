@@ -344,6 +344,13 @@ def _correct_many(args: tuple[list[str], dict[str, int]]) -> list[str]:
     return _worker_corrector.correct_many(texts, DocumentVocabulary.continuing(earlier))
 
 
+def _corrections_many(args: tuple[list[str], dict[str, int]]) -> list[list]:
+    from typofix.engine.detector import DocumentVocabulary
+
+    texts, earlier = args  # as `_correct_many`'s
+    return _worker_corrector.corrections_many(texts, DocumentVocabulary.continuing(earlier))
+
+
 def _suggest_many(args: tuple[list[str], int, bool]) -> list[list[Suggestion]]:
     words, k, with_typo = args
     return _worker_corrector.suggest_many(words, k, with_typo)
@@ -361,6 +368,11 @@ class CorrectorPool(WorkerPool):
         memory on an endless stream). The batches are one document: each goes out with the counts of its words
         in the batches before it, so a worker judges it as one process reading them all would."""
         return self.ordered(_correct_many, self._with_counts(batches))
+
+    def corrections_many(self, batches: Iterable[list[str]]) -> Iterator[list[list]]:
+        """`Corrector.corrections_many` of each batch (the changes `correct_many` makes, with their places), in
+        order, the batches one document as in `correct_many`."""
+        return self.ordered(_corrections_many, self._with_counts(batches))
 
     def _with_counts(self, batches: Iterable[list[str]]) -> Iterator[tuple[list[str], dict[str, int]]]:
         from typofix.engine.detector import DocumentVocabulary

@@ -18,7 +18,7 @@ from typofix.apps.check.ignores import apply_ignores, ignores_file
 from typofix.apps.check.languages import Language, language_of
 from typofix.apps.check.latex import mask_latex
 from typofix.apps.check.lexed import scan_lexed
-from typofix.apps.check.prose import mask_code_spans, mask_markdown, mask_rst
+from typofix.apps.check.prose import blank, mask_code_spans, mask_markdown, mask_rst
 from typofix.apps.check.pysource import scan_python
 from typofix.apps.check.regions import Scan
 from typofix.apps.check.roff import mask_roff
@@ -48,6 +48,21 @@ def mark_length(text: str) -> int:
 def scan_text(path: str, text: str) -> Scan:
     """The Scan of `text`, the content of the file at `path` (its name and first line pick the reader)."""
     return scan_as(path, text, _language(path, text))
+
+
+def text_to_correct(path: str, text: str) -> str | None:
+    """What of `text` (the file at `path`) a correction may be written into, as the readers find it: the text
+    with everything else blanked (code, markup, math, code blocks and spans, and a program's string literals,
+    which are its data), the same length and lines; None for plain text, all of which may be."""
+    skip = mark_length(text)
+    language = _language(path, text[skip:])
+    if language.kind == "text":
+        return None
+    scan = scan_as(path, text[skip:], language)
+    masked = scan.masked
+    for start, end in scan.strings:
+        masked = masked[:start] + blank(masked[start:end]) + masked[end:]
+    return text[:skip] + masked
 
 
 def scan_as(path: str, text: str, language: Language) -> Scan:

@@ -60,20 +60,27 @@ def run(args: argparse.Namespace) -> int:
         with source:
             if is_binary(source):
                 return pass_through(source, args)
+            masked = read_masked(args.file, source)
             if args.jobs > 1:
                 from typofix.engine.jobs import CorrectorPool
 
                 with CorrectorPool(recipe(args), args.jobs) as pool:
-                    correct_stream(pool.correct_many, source, sys.stdout, args.json, interactive=False)
+                    if masked is None:
+                        correct_stream(pool.correct_many, source, sys.stdout, args.json, interactive=False)
+                    else:
+                        correct_masked(pool.corrections_many, *masked, sys.stdout, args.json)
             else:
                 from typofix.engine.detector import DocumentVocabulary
 
                 corrector = load_corrector(args)
                 document = DocumentVocabulary()  # the stream is one document, read batch by batch
-                correct_stream(lambda batches: (corrector.correct_many(batch, document) for batch in batches),
-                               source, sys.stdout,
-                               args.json, interactive=source.isatty(),
-                               real_words=corrector.real_word_errors if args.real_words else None)
+                real_words = corrector.real_word_errors if args.real_words else None
+                if masked is None:
+                    correct_stream(lambda batches: (corrector.correct_many(batch, document) for batch in batches),
+                                   source, sys.stdout, args.json, interactive=source.isatty(), real_words=real_words)
+                else:
+                    correct_masked(lambda batches: (corrector.corrections_many(batch, document) for batch in batches),
+                                   *masked, sys.stdout, args.json, real_words)
         return OK
     corrector = load_corrector(args)
     if args.explain:
@@ -106,6 +113,63 @@ def explain(corrector, words: list[str], as_json: bool) -> int:
 
 
 
+def read_masked(path: str | None, source) -> tuple[str, str] | None:
+    """For a file in a language with code or markup (a program, Markdown, reST, LaTeX, a man page: as `check`
+    reads it), its text and what of it a correction may be written into (`text_to_correct`); None for standard
+    input, plain text, and a file too big to hold (over `STREAM` bytes: streamed as plain text)."""
+    from typofix.apps.check.reader import STREAM, text_to_correct
+
+    if path is None:
+        return None
+    head = source.buffer.peek(STREAM + 1)[:STREAM + 1]
+    if len(head) > STREAM:
+        return None
+    text = source.read()
+    masked = text_to_correct(path, text)
+    if masked is None:
+        source.seek(0)
+        return None
+    return text, masked
+
+
+def correct_masked(corrections_batches, text: str, masked: str, out, as_json: bool, real_words=None) -> None:
+    """Correct a file's text where it is text: its `masked` copy (code and markup blanked, the same length and
+    lines) is read in chunks and corrected (`corrections_batches` maps batches of texts to their corrections:
+    a corrector's `corrections_many`, or a pool's), and each correction is written into the file's own text at
+    its place, so code, markup, math and code blocks come out as they went in. `real_words` as in
+    `correct_stream`, asked of the masked text."""
+    from typofix.words.text import read_chunks
+
+    chunks, offset = [], 0  # (the file's text, its masked copy, literal) of each chunk of the masked text
+    for chunk, literal in read_chunks(io.StringIO(masked, newline="").readline):
+        chunks.append((text[offset:offset + len(chunk)], chunk, literal))
+        offset += len(chunk)
+    # the masked copies of the texts to correct, in order: the batches are made, corrected and written in order
+    to_correct, to_report = (deque(mask for _, mask, literal in chunks if not literal) for _ in range(2))
+
+    def corrected(batches):
+        held = deque()
+
+        def masked_batches():
+            for batch in batches:
+                held.append(batch)
+                yield [to_correct.popleft() for _ in batch]
+
+        for found in corrections_batches(masked_batches()):
+            yield [_applied(original, changes) for original, changes in zip(held.popleft(), found)]
+
+    suspects = None if real_words is None else lambda texts: real_words([to_report.popleft() for _ in texts])
+    correct_stream(corrected, None, out, as_json, interactive=False, real_words=suspects,
+                   chunks=[(original, literal) for original, _, literal in chunks])
+
+
+def _applied(text: str, changes) -> str:
+    """`text` with each of `changes` (`Correction`s, in text order) written in."""
+    for change in reversed(changes):
+        text = text[:change.start] + change.after + text[change.end:]
+    return text
+
+
 def open_text(path: str | None):
     """The text source: stdin or a file, read as UTF-8 with undecodable bytes carried through unchanged
     (surrogateescape) and line endings as they are (newline=""). UsageError, one line, for what cannot be read:
@@ -136,18 +200,19 @@ def pass_through(source, args: argparse.Namespace) -> int:
     return OK
 
 
-def correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None) -> None:
+def correct_stream(correct_batches, source, out, as_json: bool, interactive: bool, real_words=None,
+                   chunks=None) -> None:
     """Correct a text stream in bounded batches of chunks (one chunk at a time when a person is typing).
     `correct_batches` maps an iterable of batches (lists of texts) to their corrections, in order: one
     corrector's `correct_many`, or a `CorrectorPool`'s. `real_words` (a corrector's `real_word_errors`) adds
-    each JSON record's "real_words"."""
+    each JSON record's "real_words". `chunks`: the (text, literal) chunks, read already, instead of `source`'s."""
     from typofix.words.text import read_chunks
 
     held: deque[list[tuple[str, bool]]] = deque()  # batches read, waiting for their corrections
 
     def batches():
         batch, size = [], 0
-        for chunk in read_chunks(source.readline):
+        for chunk in read_chunks(source.readline) if chunks is None else chunks:
             batch.append(chunk)
             size += len(chunk[0])
             if interactive or size >= (1 << 16) or len(batch) >= 512:
