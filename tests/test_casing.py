@@ -64,6 +64,7 @@ def test_a_pronoun_stands_among_words_and_a_commands_argument_does_not():
     assert among("run npm i && npm test") == [False]
     assert among("so i think npm i is fine") == [True, False]
     assert among("and i -D") == [False]
+    assert among("tbh i'm not sure, npm i'll say") == [True, True]  # (with its clitic: the pronoun, always)
 
 
 def test_forms_looked_up_ahead_from_the_index_cache_repair_as_one_at_a_time():

@@ -97,13 +97,14 @@ def _serve(connection: Connection, parent: int, initializer: Callable | None, in
     worker first closes its copies of the parent's ends of the pipes (`inherited`: its own and the workers'
     before it, whose end of the file would otherwise never be reached) and ends on SIGTERM and SIGHUP as a
     spawned one does (the parent's handlers, copied, would raise in it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C, for the whole pool
     for end in inherited:
         end.close()
     if initializer is None:
         for signum in STOP_SIGNALS:
-            signal.signal(signum, signal.SIG_DFL)
+            if signum != signal.SIGINT:
+                signal.signal(signum, signal.SIG_DFL)
     die_with_parent(parent)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C, for the whole pool
     os.environ.setdefault("OMP_NUM_THREADS", "1")  # N workers share N cores: one thread each
     try:
         if initializer is not None:
@@ -136,21 +137,29 @@ def _sendable(err: Exception) -> Exception:
 
 
 @contextmanager
-def children_ignore_interrupts() -> Iterator[None]:
-    """Inside, processes spawned ignore Ctrl-C, which a spawned process inherits (its signal mask it does not):
-    no Ctrl-C reaches a worker even before it sets SIGINT aside itself, and none prints a KeyboardInterrupt of
-    its own; the parent alone answers it, for the whole pool. SIGINT is blocked here meanwhile, so one that
-    comes is delayed, not lost. Outside the main thread (or without POSIX signal masks), nothing changes."""
+def children_ignore_interrupts(forking: bool = False) -> Iterator[None]:
+    """Inside, processes started ignore Ctrl-C: no Ctrl-C reaches a worker even before it sets SIGINT aside
+    itself, and none prints a KeyboardInterrupt of its own; the parent alone answers it, for the whole pool.
+    A Ctrl-C that comes meanwhile is delayed, not lost. A spawned process inherits an ignored signal (its
+    signal mask it does not), so SIGINT is ignored here while it starts, and blocked. A forked one (`forking`)
+    inherits the mask and sets SIGINT aside itself, so here it is blocked and noted, and raised once the
+    workers are started: ignored here, it was lost whenever the kernel handed it to a thread of a library
+    that does not block it (the run went on as if no Ctrl-C had come). Outside the main thread (or without
+    POSIX signal masks), nothing changes."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
         yield
         return
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    came: list[int] = []
+    handler = signal.signal(signal.SIGINT, (lambda signum, frame: came.append(signum)) if forking
+                            else signal.SIG_IGN)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, handler)
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if came:
+            signal.raise_signal(signal.SIGINT)  # (answered now, as it would have been)
 
 
 # --- in the parent ----------------------------------------------------------------------------------------------
@@ -204,7 +213,7 @@ class WorkerPool:
             sys.stderr.flush()
         context = multiprocessing.get_context("fork" if forked else "spawn")
         setup = (None, ()) if forked else (self._initializer, self._initargs)
-        with children_ignore_interrupts():
+        with children_ignore_interrupts(forking=forked):
             for _ in range(self.jobs):
                 mine, theirs = context.Pipe()
                 inherited = (mine, *(end for _, end in self._workers)) if forked else ()

@@ -47,10 +47,13 @@ def pronouns_at(text: str) -> list[tuple[int, int]]:
 
 
 def among_words(text: str, start: int, end: int, is_word: Callable[[str], bool]) -> bool:
-    """Whether `text[start:end]` (a pronoun) stands among words on its line: the token before it is a word of
-    the language (`is_word`: a program's name is none) or ends a clause, or there is none; the token after it
-    starts with a letter or a mark of prose, or there is none. An argument in a command line stands among
-    other things: `npm i && npm test`, `pnpm i -D`, `run npm i`."""
+    """Whether `text[start:end]` (a pronoun) stands among words on its line: written with its clitic (`i'm`,
+    `i'll`: no command's argument), or the token before it is a word of the language (`is_word`: a program's
+    name is none) or ends a clause, or there is none, and the token after it starts with a letter or a mark
+    of prose, or there is none. An argument in a command line stands among other things: `npm i && npm test`,
+    `pnpm i -D`, `run npm i`."""
+    if text[end:end + 1] in ("'", "\u2019"):  # (the pattern matches the i of i'm alone)
+        return True
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start].split()
     if before and before[-1][-1] not in _PROSE_MARKS:

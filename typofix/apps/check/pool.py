@@ -24,6 +24,7 @@ import atexit
 import multiprocessing
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -88,11 +89,13 @@ def _loaded_forkable(recipe, identifiers: bool, real_words: bool, prose_threshol
 
 
 def _forked(parent: int) -> None:
-    """A forked worker's start: it has the parent's checker already. It dies with the parent, and SIGTERM and
+    """A forked worker's start: it has the parent's checker already. It ignores Ctrl-C (the parent answers it;
+    one that came since the fork waits, blocked, and is dropped now), dies with the parent, and SIGTERM and
     SIGHUP end it as they end a spawned worker (the handlers copied from the parent would raise in it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent(parent)
     for signum in STOP_SIGNALS:
-        if signum != signal.SIGINT:  # (ignored, as in every worker: the parent answers Ctrl-C)
+        if signum != signal.SIGINT:
             signal.signal(signum, signal.SIG_DFL)
 
 
@@ -153,17 +156,23 @@ class CheckPool:
         self._prepared = False  # whether this process holds the search of every word `findings` will check
         setup = (recipe, identifiers, real_words, prose_threshold)
         forked = jobs > 1 and _loaded_forkable(*setup)
-        if jobs > 1:
-            self._executor = ProcessPoolExecutor(
-                jobs - 1, multiprocessing.get_context("fork" if forked else "spawn"),
-                initializer=_forked if forked else _start, initargs=(os.getpid(),) if forked else setup)
-            with children_ignore_interrupts():  # (the pool starts a worker for each task while none is idle)
-                for _ in range(jobs - 1):
-                    self._executor.submit(int)  # started now, they start up while this process loads and reads
-        if not forked:
-            _start(*setup)
-        identity = _checker.corrector.identity if stored_searches else None
-        self._store = SearchStore.open(identity) if identity is not None else None  # (this process's alone)
+        self._store = None
+        try:
+            if jobs > 1:
+                self._executor = ProcessPoolExecutor(
+                    jobs - 1, multiprocessing.get_context("fork" if forked else "spawn"),
+                    initializer=_forked if forked else _start, initargs=(os.getpid(),) if forked else setup)
+                # (the pool starts a worker for each task while none is idle)
+                with children_ignore_interrupts(forking=forked):
+                    for _ in range(jobs - 1):
+                        self._executor.submit(int)  # started now, they start up while this process loads and reads
+            if not forked:
+                _start(*setup)
+            identity = _checker.corrector.identity if stored_searches else None
+            self._store = SearchStore.open(identity) if identity is not None else None  # (this process's alone)
+        except BaseException:  # (Ctrl-C while the pool starts: its workers go with it)
+            self.__exit__(*sys.exc_info())
+            raise
 
     def __enter__(self) -> "CheckPool":
         return self
