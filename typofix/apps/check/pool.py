@@ -1,14 +1,13 @@
 """`check --jobs N`: the files read, and their words weighed and checked, in N processes, this one and N - 1
 workers, each with its own Corrector, results handed back in file order, so the output is that of one process.
-Without --jobs (or with 1) the same calls run here, in order. Workers are forked from this process once it
-has loaded its Corrector, which holds no model runtime yet (`typofix.engine.jobs.fork_is_safe`): they start
-with the Corrector in hand. Where that is not safe (a model given as a path opens its runtime at load) they are
-spawned, and each loads its own while this process reads. Either way Ctrl-C is ignored in them: this process
+Without --jobs (or with 1) the same calls run here, in order. Workers are spawned, not forked (`correct
+--jobs` forks its workers: here a forked pool failed CI's test of a Ctrl-C to the process group twice, the run
+ending 0 where 130 was due, and the cause was not found; see docs/check.md), with Ctrl-C ignored: this process
 answers it for the pool, and a run that stops (Ctrl-C, SIGTERM) or fails kills its workers mid-task.
 
 This process is one of the N: it hands a task to a worker while the workers have fewer than two each under way,
 and otherwise does the task itself rather than wait (its result held until its turn). So it reads files while
-spawned workers start up (spawning a process and loading its Corrector takes about a second), and a run of N
+the workers start up (spawning a process and loading its Corrector takes about a second), and a run of N
 processes needs N - 1 start-ups, not N.
 
 Reading is a task a file. Weighing the run's words is a share a process: each searches its share of the
@@ -23,7 +22,6 @@ from __future__ import annotations
 import atexit
 import multiprocessing
 import os
-import signal
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -34,8 +32,7 @@ from typofix.apps.check.checker import FileChecker
 from typofix.apps.check.findings import Finding
 from typofix.apps.check.reader import Window, mark_length, scan_blocks, scan_text, scan_window, windows
 from typofix.engine.corrector import SearchMemory
-from typofix.engine.jobs import children_ignore_interrupts, die_with_parent, fork_is_safe
-from typofix.files.exits import STOP_SIGNALS
+from typofix.engine.jobs import children_ignore_interrupts, die_with_parent
 from typofix.engine.searchstore import SearchStore
 
 _checker: FileChecker | None = None  # one per process: each worker's, and this process's
@@ -79,24 +76,6 @@ def _start(recipe, identifiers: bool, real_words: bool, prose_threshold: float) 
         # word lists) took a few tenths of a second that the run waited for at its end.
         atexit.register(os._exit, 0)
     _checker = FileChecker(recipe.load(), identifiers, real_words, prose_threshold)
-
-
-def _loaded_forkable(recipe, identifiers: bool, real_words: bool, prose_threshold: float) -> bool:
-    """This process's checker loaded (`_start`), and whether a worker may be a fork of it
-    (`typofix.engine.jobs.fork_is_safe`: the Corrector holds no model runtime yet)."""
-    _start(recipe, identifiers, real_words, prose_threshold)
-    return fork_is_safe()
-
-
-def _forked(parent: int) -> None:
-    """A forked worker's start: it has the parent's checker already. It ignores Ctrl-C (the parent answers it;
-    one that came since the fork waits, blocked, and is dropped now), dies with the parent, and SIGTERM and
-    SIGHUP end it as they end a spawned worker (the handlers copied from the parent would raise in it)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent)
-    for signum in STOP_SIGNALS:
-        if signum != signal.SIGINT:
-            signal.signal(signum, signal.SIG_DFL)
 
 
 def _read(source: Source) -> Iterator[Checkable]:
@@ -155,19 +134,15 @@ class CheckPool:
         self._executor = None
         self._prepared = False  # whether this process holds the search of every word `findings` will check
         setup = (recipe, identifiers, real_words, prose_threshold)
-        forked = jobs > 1 and _loaded_forkable(*setup)
         self._store = None
         try:
             if jobs > 1:
-                self._executor = ProcessPoolExecutor(
-                    jobs - 1, multiprocessing.get_context("fork" if forked else "spawn"),
-                    initializer=_forked if forked else _start, initargs=(os.getpid(),) if forked else setup)
-                # (the pool starts a worker for each task while none is idle)
-                with children_ignore_interrupts(forking=forked):
+                self._executor = ProcessPoolExecutor(jobs - 1, multiprocessing.get_context("spawn"),
+                                                     initializer=_start, initargs=setup)
+                with children_ignore_interrupts():  # (the pool spawns a worker for each task while none is idle)
                     for _ in range(jobs - 1):
-                        self._executor.submit(int)  # started now, they start up while this process loads and reads
-            if not forked:
-                _start(*setup)
+                        self._executor.submit(int)  # spawned now, they start up while this process loads and reads
+            _start(*setup)
             identity = _checker.corrector.identity if stored_searches else None
             self._store = SearchStore.open(identity) if identity is not None else None  # (this process's alone)
         except BaseException:  # (Ctrl-C while the pool starts: its workers go with it)
