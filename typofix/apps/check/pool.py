@@ -1,8 +1,7 @@
 """`check --jobs N`: the files read, and their words weighed and checked, in N processes, this one and N - 1
 workers, each with its own Corrector, results handed back in file order, so the output is that of one process.
 Without --jobs (or with 1) the same calls run here, in order. Workers are spawned, not forked (`correct
---jobs` forks its workers: here a forked pool failed CI's test of a Ctrl-C to the process group twice, the run
-ending 0 where 130 was due, and the cause was not found; see docs/check.md), with Ctrl-C ignored: this process
+--jobs` forks its workers; a forked pool here was tried, see docs/check.md), with Ctrl-C ignored: this process
 answers it for the pool, and a run that stops (Ctrl-C, SIGTERM) or fails kills its workers mid-task.
 
 This process is one of the N: it hands a task to a worker while the workers have fewer than two each under way,
