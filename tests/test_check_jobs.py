@@ -68,12 +68,21 @@ def _alive_in_group(group: int) -> list[int]:
     return alive
 
 
+def _as_a_terminal_starts_it() -> None:
+    """A job's signals as a terminal starts it: Ctrl-C answered, not ignored nor blocked. (A process inherits an
+    ignored or blocked signal from whoever starts it, here a test runner's worker that an earlier test of it may
+    have left so: a run started that way rightly ignores Ctrl-C, as one started by `nohup` does.)"""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
 def _stopped_run(tmp_path: Path, signum: int, group: bool) -> tuple[subprocess.Popen, str]:
     """`check --jobs 2` of standard input, left open so that the run waits in it with its worker up, sent
     `signum` (to its process group, as a terminal sends Ctrl-C, or to it alone); its exit and stderr."""
     env = {**os.environ, "OMP_NUM_THREADS": "1", "XDG_CONFIG_HOME": str(tmp_path / "config")}
     run = subprocess.Popen([sys.executable, "-m", "typofix", "check", "--jobs", "2", "-"], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, start_new_session=True,
+                           preexec_fn=_as_a_terminal_starts_it)
     deadline = time.monotonic() + 60
     while len(_alive_in_group(run.pid)) < 2 and time.monotonic() < deadline:  # (this process and its worker)
         time.sleep(0.1)

@@ -57,12 +57,20 @@ def session_processes(sid: int) -> list[str]:
     return found
 
 
+def _as_a_terminal_starts_it() -> None:
+    """Ctrl-C answered, not ignored nor blocked, as a terminal starts a job (the test runner's worker may pass
+    on an ignored or blocked one, which the run would rightly keep, as one started by `nohup` does)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
 def interrupt(big_text: Path, how: str, jobs: int = 2) -> tuple[int, float, bytes, str, list[str]]:
     """Run `typofix correct --jobs 2 --file BIG` in a session of its own, signal it `how` once its first line is
     out, and return (exit status, seconds from the signal to the exit, output, stderr, processes left)."""
     process = subprocess.Popen([sys.executable, "-m", "typofix", "correct", "--jobs", str(jobs), "--file",
                                 str(big_text)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, start_new_session=True,
+                               preexec_fn=_as_a_terminal_starts_it)
     try:
         first = b""  # (read a byte at a time: a buffered readline would keep what follows from communicate)
         while not first.endswith(b"\n") and (byte := os.read(process.stdout.fileno(), 1)):
