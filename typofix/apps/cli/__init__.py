@@ -11,9 +11,9 @@ import sys
 
 # numpy's BLAS starts a thread of its own (on this 2-core machine, one) that blocks no signal, and the engine does
 # no BLAS work worth one (onnxruntime runs the model on its own threads). While a pool starts its workers this
-# process ignores Ctrl-C (a spawned worker inherits that); a Ctrl-C to the process group then went to that
-# thread and was lost, and the run went on (`check --jobs 2 -` ended 0 where 130 was due). Without the thread,
-# one that comes then waits, blocked, and is answered after. Set before numpy is first imported; yours wins.
+# process ignores Ctrl-C (a spawned worker inherits that) with Ctrl-C blocked in this thread: one the kernel hands
+# to that thread meanwhile would be lost. Without it, one that comes waits, blocked, and is answered after.
+# Set before numpy is first imported; yours wins.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from typofix import __version__
