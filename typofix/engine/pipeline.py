@@ -259,9 +259,10 @@ class TextPipeline:
                 start = found.starts[t][i]
                 spans = [(a, b) for a, b in spans if among_words(texts[t], start + a, start + b, self._is_word)]
                 if spans and self._prose_line(texts[t], start + spans[0][0]):  # the (first) pronoun's line
-                    chosen[t, i] = "".join(text[at:a] + "I" + text[a + 1:b]
-                                           for at, (a, b) in zip([0] + [b for _, b in spans], spans)) + \
-                        text[spans[-1][1]:]
+                    letters = list(text)
+                    for at, _ in spans:
+                        letters[at] = "I"
+                    chosen[t, i] = "".join(letters)
 
     def _is_word(self, word: str) -> bool:
         """Whether `word` (as written) is a word of the language: one the acceptance dictionary has."""

@@ -17,6 +17,8 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
+from typofix.words.shape import line_bounds
+
 CASE, APOSTROPHE, NAME = "case", "apostrophe", "name"
 # Contractions the letters of which people type without the apostrophe: every n't, 're, 've, 'll, 'd and 'm
 # form, and 's only after the pronouns and question words it contracts (`agencys` is a misspelled plural, not
@@ -54,14 +56,13 @@ def among_words(text: str, start: int, end: int, is_word: Callable[[str], bool])
     `pnpm i -D`, `run npm i`."""
     if text[end:end + 1] in ("'", "\u2019"):  # (the pattern matches the i of i'm alone)
         return True
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start, line_end = line_bounds(text, start, end)
     before = text[line_start:start].split()
     if before and before[-1][-1] not in _PROSE_MARKS:
         word = before[-1].lstrip(_PROSE_MARKS)
         if not (word.replace("'", "").replace("\u2019", "").isalpha() and is_word(word)):
             return False
-    line_end = text.find("\n", end)
-    after = text[end:line_end if line_end >= 0 else len(text)].split()
+    after = text[end:line_end].split()
     return not after or after[0][0].isalpha() or after[0][0] in _PROSE_MARKS
 
 

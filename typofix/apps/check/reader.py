@@ -54,15 +54,22 @@ def text_to_correct(path: str, text: str) -> str | None:
     """What of `text` (the file at `path`) a correction may be written into, as the readers find it: the text
     with everything else blanked (code, markup, math, code blocks and spans, and a program's string literals,
     which are its data), the same length and lines; None for plain text, all of which may be."""
-    skip = mark_length(text)
-    language = _language(path, text[skip:])
+    language = _language(path, text)
     if language.kind == "text":
         return None
+    skip = mark_length(text)
     scan = scan_as(path, text[skip:], language)
-    masked = scan.masked
+    pieces, done = [text[:skip]], 0
     for start, end in scan.strings:
-        masked = masked[:start] + blank(masked[start:end]) + masked[end:]
-    return text[:skip] + masked
+        pieces += (scan.masked[done:start], blank(scan.masked[start:end]))
+        done = end
+    pieces.append(scan.masked[done:])
+    return "".join(pieces)
+
+
+def is_plain_text(path: str, start: str) -> bool:
+    """Whether the file at `path`, whose text starts with `start`, is read as plain text (all of it text)."""
+    return _language(path, start).kind == "text"
 
 
 def scan_as(path: str, text: str, language: Language) -> Scan:
@@ -115,7 +122,7 @@ def scan_blocks(path: str, block: int = BLOCK) -> Iterator[Block]:
         text = f.read(block)
         more = f.read(block)
         skip = mark_length(text)
-        language = _language(path, text[skip:])
+        language = _language(path, text)
         if not more or language.kind not in BLOCKED_KINDS:
             yield Block(scan_as(path, (text + more + f.read())[skip:], language), skip, 0)
             return
@@ -160,7 +167,7 @@ def windows(path: str, first: int | None = None, most: int | None = None, name: 
     name = path if name is None else name
     with open_text(path) as f:
         start = f.read(200)
-        language = _language(name, start[mark_length(start):])
+        language = _language(name, start)
         for text, offset, line, column in _pieces(f, start, first or FIRST_WINDOW, most or LAST_WINDOW,
                                                   _BREAKS.get(language.kind, _BREAKS["text"])):
             yield Window(name, text, offset, line, language, column)
@@ -186,8 +193,9 @@ def ignored_file(path: str) -> bool:
 
 
 def _language(path: str, text: str) -> Language:
-    """The language of the file at `path` whose text starts with `text`: its name and first line say."""
-    return language_of(path, text[:200].partition("\n")[0])
+    """The language of the file at `path` whose text starts with `text`: its name and first line say (past a
+    byte order mark)."""
+    return language_of(path, text[mark_length(text):200].partition("\n")[0])
 
 
 def _pieces(f: TextIO, pending: str, first: int, most: int, breaks: re.Pattern

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import shutil
+import stat
 import sys
 from collections import deque
 
@@ -111,25 +113,22 @@ def explain(corrector, words: list[str], as_json: bool) -> int:
     return OK
 
 
-
-
 def read_masked(path: str | None, source) -> tuple[str, str] | None:
     """For a file in a language with code or markup (a program, Markdown, reST, LaTeX, a man page: as `check`
-    reads it), its text and what of it a correction may be written into (`text_to_correct`); None for standard
-    input, plain text, and a file too big to hold (over `STREAM` bytes: streamed as plain text)."""
-    from typofix.apps.check.reader import STREAM, text_to_correct
+    reads it), its text and what of it a correction may be written into (`text_to_correct`); None, the source
+    left unread, for standard input, plain text (told by its name and first line), and anything but a regular
+    file of at most `STREAM` bytes (a pipe, a big file: streamed as plain text)."""
+    from typofix.apps.check.reader import STREAM, is_plain_text, text_to_correct
 
     if path is None:
         return None
-    head = source.buffer.peek(STREAM + 1)[:STREAM + 1]
-    if len(head) > STREAM:
+    status = os.fstat(source.fileno())
+    if not stat.S_ISREG(status.st_mode) or status.st_size > STREAM:
+        return None
+    if is_plain_text(path, source.buffer.peek(SNIFF)[:SNIFF].decode("utf-8", "surrogateescape")):
         return None
     text = source.read()
-    masked = text_to_correct(path, text)
-    if masked is None:
-        source.seek(0)
-        return None
-    return text, masked
+    return text, text_to_correct(path, text)
 
 
 def correct_masked(corrections_batches, text: str, masked: str, out, as_json: bool, real_words=None) -> None:
