@@ -38,14 +38,14 @@ _KEY_ARGUMENTS = {name: 1 for name in (
     "newcommand renewcommand providecommand newenvironment renewenvironment DeclareMathOperator let def "
     "bibitem glsadd gls Gls glspl acrshort acrlong acrfull ac acp").split()}
 _KEY_ARGUMENTS.update({"definecolor": 3, "setcounter": 2, "addtocounter": 2, "setlength": 2, "addtolength": 2,
-                       "fontsize": 2, "newcounter": 1, "settowidth": 2})
+                       "fontsize": 2, "settowidth": 2})
 # Environments whose body is not text, up to their `\end`: math and verbatim
 _OPAQUE = frozenset(f"{name}{star}" for star in ("", "*") for name in (
     "equation align gather multline eqnarray flalign alignat math displaymath split dmath verbatim Verbatim "
     "lstlisting minted comment filecontents tikzpicture pgfpicture").split())
 # Environments whose first brace argument is a column spec (`{|l|c|}`), not text
 _SPEC_ARGUMENT = frozenset("tabular tabular* array tabularx tabulary longtable supertabular".split())
-_MATH_END = {"$$": "$$", "$": "$", "\\(": "\\)", "\\[": "\\]"}
+_MATH_END = {"$": "$", "\\(": "\\)", "\\[": "\\]"}  # (`$$` is told from `$` where it opens)
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
 
